@@ -1,0 +1,93 @@
+"""Errata of even2022 (digest §8), each linked to the check that demonstrates it.
+
+``check_id`` is None where the erratum is a reading or a notational fix that no
+computation can demonstrate; those are kept for the report.
+"""
+
+from __future__ import annotations
+
+from pflbounds.symbolic.result import Erratum
+
+_E = [
+    Erratum(
+        "even2022.erratum13", "Theorem 3 proof, Corollary 1, Eq. (7)",
+        "'The spectral radius of W is 1, since Lambda is stochastic' is false: "
+        "rho(Lambda Lambda^T) = ||Lambda||_2^2 >= 1, and Corollary 1 weights on a star "
+        "closeness graph give rho(W) ~ N/4. AFA with eta = 1/(2L) then diverges.",
+        "Use eta <= 1/(2 L rho(W)) (corrected Eq. (7)), or restrict Theorem 3 and Corollary 1 "
+        "to rho(W) <= 1 (doubly-stochastic Lambda, e.g. clusters or regular graphs).",
+        "even2022.P11", "§8 #13", ("corrected",)),
+    Erratum(
+        "even2022.erratum6", "Theorem 2 (proof after Eq. (6))",
+        "The proof's display after plugging Eq. (6) has exp(-K/kappa), but eta = 1/(2L) only "
+        "gives exp(-K/(2 kappa)); its variance term sigma^2 L ln(A)/(mu^2 K) needs ln A >= 1. "
+        "The statement's bias constant 1/mu is looser than the proof's 1/(2 mu).",
+        "Delta0 exp(-K/(2 kappa)) + sigma^2 L V (1 + ln A)/(2 mu^2 K) + B/(2 mu) (corrected "
+        "form), valid whenever A > 1.",
+        "even2022.E6", "§8 #6", ("proof", "corrected")),
+    Erratum(
+        "even2022.erratum17", "Theorem 4 (statement)",
+        "Typos in the statement: exp(-kappa/(2K)) for exp(-K/(2 kappa)); max(Delta^2 - 2u, 2u^2) "
+        "for max(2u, Delta^2 - 2u); 2 D*^2 b_max for b_max^2; 4u^2 1{2u >= Delta} for "
+        "4 D*^2 u 1{4u > Delta^2}; the factor 2 in front of C exp(-Su/(8 nu^2)) is missing. "
+        "The printed form fails the dimension check.",
+        "The corrected form of Theorem 4 (dimensionally consistent, proof constants).",
+        "even2022.E17", "§8 #17", ("corrected",)),
+    Erratum(
+        "even2022.erratum15", "Lemma 6 (precision eps statement)",
+        "The claim f((1/T_eps) sum_{t<T_eps} x^t) - f^* <= eps for the averaged iterate is "
+        "false: the average keeps a fraction ~1/ln(f_0/eps) of the initial distance. As derived, "
+        "the bound holds for E of the last iterate and only up to 3 eps/2.",
+        "For the last iterate, in expectation: T >= max(3 L sigma^2/(eps mu^2), 2L/mu) "
+        "ln(3 f_0/(2 eps)) with eta = min(mu eps/(3 L sigma^2), 1/(2L)).",
+        "even2022.E15", "§8 #15", ("corrected",)),
+    Erratum(
+        "even2022.erratum16", "Corollary 1",
+        "The constants do not add up: the bias (< eps/2) plus Lemma 6's guarantee (itself "
+        "3 eps/2 for the last iterate) exceed eps; the accuracy is claimed without expectation; "
+        "rho(W) <= 1 is needed.",
+        "K >= max(2 kappa, 4 kappa sigma^2 (1/N) sum_i 1/N_i /(mu eps)) ln(4 F^0/eps) with "
+        "eta = min(1/(2L), eps mu N/(4 L sigma^2 sum lambda^2)) and rho(W) <= 1 gives "
+        "E[F^K] <= eps.",
+        "even2022.E16", "§8 #16", ("corrected",)),
+    Erratum(
+        "even2022.erratum11", "Section 5 (lifted recursion)",
+        "The main text writes y^{k+1} = y^k - eta (Lambda G^k(y^k)); Lambda must be Lambda^T "
+        "for x^k = Lambda y^k.",
+        "y^{k+1} = y^k - eta Lambda^T g^k(Lambda y^k); the identity x^k = Lambda y^k then holds "
+        "to machine precision.",
+        "even2022.P10", "§8 #11"),
+    Erratum(
+        "even2022.thm1_normalisation", "Theorem 1 (proof, App. B.2)",
+        "The proof's normalisation is inconsistent: g_alpha is not E_{D_1} of the loss, the "
+        "separation rho(g_alpha, g_beta) is twice too large, eps = psi is used where Lemma 2 "
+        "needs eps < psi/9, and the KL bound needs delta <= 1/4 (eps <= 1/64). The threshold "
+        "constant in N_i^eps is therefore unreliable (4 in the statement, 36 in a consistent "
+        "version).",
+        "Instance A (digest §5.3) with explicit constants: K_LB = (d/3 ln(2/sqrt e) - ln 2)/"
+        "(8.79 * 36 d eps N_eff), valid for d >= 11 and eps <= 1/(576 d).",
+        "even2022.P6", "§8 #4, #30", ("explicit", "corrected")),
+    Erratum(
+        "even2022.erratum14", "Lemma 6 (proof)",
+        "The proof mixes >= and <= in one chain; relative strong convexity w.r.t. a singular A "
+        "gives a PL inequality only in the A^+ norm (rate via lambda_min^+(A), not L_A). "
+        "Theorem 3's linear rate therefore rests on an unproven step; the deterministic part "
+        "held in adversarial tests for doubly-stochastic Lambda.",
+        "Check Theorem 3's corrected form on doubly-stochastic Lambda (P8).",
+        "even2022.P8", "§8 #14"),
+    Erratum(
+        "even2022.erratum20", "Assumption 4",
+        "d_eff = ||Sigma||_2/nu^2 should be Tr(Sigma)/nu^2 (the appendix uses "
+        "||Sigma||_2^2 = sum nu_k^4); 'xi_i centred' contradicts Assumption 5; xi = z z^T with "
+        "Gaussian z is not sub-Gaussian.",
+        "d_eff = Tr(Sigma)/nu^2 and xi_i - E xi_i sub-Gaussian; use Gaussian xi for checks.",
+        None, "§8 #20"),
+    Erratum(
+        "even2022.erratum23", "Corollary 2",
+        "u = Delta/4 should read u = Delta^2/4; the condition C = Omega~(nu^2 d_eff/eps) is not "
+        "derivable from Theorem 4 (and fails the dimension check).",
+        "Sufficient conditions from the corrected Theorem 4 with u = Delta^2/4 (corrected form).",
+        None, "§8 #23", ("corrected",)),
+]
+
+ERRATA: dict[str, Erratum] = {e.id.split(".", 1)[1]: e for e in _E}

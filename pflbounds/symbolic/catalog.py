@@ -1,0 +1,74 @@
+"""The catalog of results: look results up by id and list them by paper.
+
+Papers register their results when imported. The catalog discovers the paper packages
+under ``pflbounds.papers`` dynamically, so the engines never import a paper by name.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import pkgutil
+
+from pflbounds.symbolic.result import Assumption, Result
+
+_RESULTS: dict[str, Result] = {}
+_ASSUMPTIONS: dict[str, Assumption] = {}
+_PAPERS: dict[str, dict[str, str]] = {}
+_loaded = False
+
+
+def register_paper(paper_id: str, title: str, citation: str, digest: str = "") -> None:
+    _PAPERS[paper_id] = {"id": paper_id, "title": title, "citation": citation, "digest": digest}
+
+
+def register(result: Result) -> Result:
+    if result.id in _RESULTS and _RESULTS[result.id] is not result:
+        raise ValueError(f"result {result.id} registered twice")
+    _RESULTS[result.id] = result
+    return result
+
+
+def register_assumption(a: Assumption) -> Assumption:
+    _ASSUMPTIONS[a.id] = a
+    return a
+
+
+def load_papers() -> None:
+    """Import every paper package under ``pflbounds.papers`` (idempotent)."""
+    global _loaded
+    if _loaded:
+        return
+    import pflbounds.papers as papers
+
+    for mod in pkgutil.iter_modules(papers.__path__):
+        if mod.ispkg:
+            importlib.import_module(f"pflbounds.papers.{mod.name}")
+    _loaded = True
+
+
+def get(result_id: str) -> Result:
+    load_papers()
+    try:
+        return _RESULTS[result_id]
+    except KeyError:
+        close = difflib.get_close_matches(result_id, list(_RESULTS), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise KeyError(f"unknown result {result_id!r}{hint}") from None
+
+
+def results(paper: str | None = None) -> list[Result]:
+    load_papers()
+    if paper is not None and paper not in _PAPERS:
+        raise KeyError(f"unknown paper {paper!r}; known: {', '.join(sorted(_PAPERS))}")
+    return [r for r in _RESULTS.values() if paper is None or r.paper == paper]
+
+
+def assumptions(paper: str | None = None) -> list[Assumption]:
+    load_papers()
+    return [a for a in _ASSUMPTIONS.values() if paper is None or a.id.startswith(paper + ".")]
+
+
+def papers() -> dict[str, dict[str, str]]:
+    load_papers()
+    return dict(_PAPERS)

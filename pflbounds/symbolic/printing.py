@@ -1,0 +1,52 @@
+"""LaTeX and Typst rendering of result forms, with each constant's own notation."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from pflbounds.symbolic.constants import all_constants
+
+_REL_LATEX = {"<=": r"\le", ">=": r"\ge", "=": "="}
+_REL_TYPST = {"<=": "<=", ">=": ">=", "=": "="}
+
+
+def _latex_names() -> dict[sp.Symbol, str]:
+    return {c.symbol: c.latex for c in all_constants().values() if c.latex}
+
+
+def _typst_names() -> dict[str, str]:
+    return {c.name: c.typst for c in all_constants().values() if c.typst}
+
+
+def latex_expr(expr: sp.Basic) -> str:
+    return sp.latex(expr, symbol_names=_latex_names())
+
+
+def typst_expr(expr: sp.Basic) -> str:
+    from pflbounds.symbolic.typst_printer import typst_math
+
+    return typst_math(expr, _typst_names())
+
+
+def latex_form(result, form: str | None = None) -> str:
+    """``quantity <= expression`` in LaTeX (one line per part for multi-part forms)."""
+    f = result.form(form)
+    q = result.extra.get("quantity_latex", r"\text{" + result.quantity + "}")
+    rel = _REL_LATEX[result.relation]
+    lines = []
+    for part, e in f.exprs.items():
+        lhs = result.extra.get("part_latex", {}).get(part, q) if part else q
+        lines.append(f"{lhs} {rel} {latex_expr(e)}")
+    return r" \\ ".join(lines)
+
+
+def typst_form(result, form: str | None = None) -> str:
+    """``quantity <= expression`` as Typst math (parts separated by line breaks)."""
+    f = result.form(form)
+    q = result.extra.get("quantity_typst", '"' + result.quantity.replace('"', "'") + '"')
+    rel = _REL_TYPST[result.relation]
+    lines = []
+    for part, e in f.exprs.items():
+        lhs = result.extra.get("part_typst", {}).get(part, q) if part else q
+        lines.append(f"{lhs} {rel} {typst_expr(e)}")
+    return " \\\n".join(lines)

@@ -1,0 +1,210 @@
+"""The Result model: one lemma, theorem, corollary, proposition or equation of a paper.
+
+A result has a ``kind`` (what sort of statement it is), a ``quantity`` (what it bounds),
+named hypotheses (assumptions) and side conditions (sympy relations), and one or more
+``forms``: the ``printed`` form exactly as the paper states it, an ``explicit`` form with
+constants recovered from the proof, and a ``corrected`` form with errata applied. Further
+named forms (e.g. ``proof`` for a display of the proof) are allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import sympy as sp
+
+from pflbounds.symbolic.constants import get_constant, units_of
+from pflbounds.symbolic.hidden import describe_hidden, hidden_terms
+from pflbounds.symbolic.units import Unit, dimension
+
+STANDARD_FORMS = ("printed", "explicit", "corrected")
+
+
+class Kind(StrEnum):
+    UPPER_BOUND = "upper bound"
+    LOWER_BOUND = "lower bound"
+    COMPLEXITY = "complexity"
+    STEP_SIZE = "step-size rule"
+    IDENTITY = "identity"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A named assumption of a paper (e.g. ``even2022.A1`` "Noise")."""
+
+    id: str
+    name: str
+    statement: str
+    constants: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A side condition, a sympy relation such as ``eta <= 1/(2*L)``."""
+
+    relation: sp.Basic
+    label: str = ""
+
+    def __str__(self) -> str:
+        return sp.sstr(self.relation)
+
+
+@dataclass(frozen=True)
+class Form:
+    """One form of a result: a sympy expression (or named parts) with its own conditions."""
+
+    name: str
+    expr: sp.Basic | None = None
+    parts: Mapping[str, sp.Basic] | None = None
+    note: str = ""
+    conditions: tuple[Condition, ...] = ()
+    normalized: str = ""
+    """Non-empty when the form is stated in normalised units (e.g. mu = L = 1): the
+    explanation; the dimension check then does not apply."""
+
+    def __post_init__(self) -> None:
+        if (self.expr is None) == (self.parts is None):
+            raise ValueError(f"form {self.name}: give exactly one of expr or parts")
+
+    @property
+    def exprs(self) -> dict[str, sp.Basic]:
+        """The expression(s) keyed by part name (``""`` for a single expression)."""
+        if self.parts is not None:
+            return dict(self.parts)
+        return {"": self.expr}
+
+    @property
+    def hidden_constants(self) -> list[str]:
+        out: list[str] = []
+        for e in self.exprs.values():
+            out.extend(describe_hidden(e))
+        return out
+
+    @property
+    def has_hidden(self) -> bool:
+        return any(hidden_terms(e) for e in self.exprs.values())
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """Something wrong in the paper, its fix, and the check that demonstrates it."""
+
+    id: str
+    where: str
+    what: str
+    fix: str
+    check_id: str | None = None
+    digest_ref: str = ""
+    forms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """How to compute a scalar input from user matrices (``b``, ``Lambda``).
+
+    ``func(matrices, values)`` returns a number or a per-agent array.
+    """
+
+    symbol: str
+    needs: tuple[str, ...]
+    func: Callable[[Mapping[str, Any], Mapping[str, Any]], Any]
+    description: str
+    per_agent: bool = False
+    uses: tuple[str, ...] = ()
+    """Scalar inputs the derivation reads (e.g. ``mu`` and ``eps`` for a threshold)."""
+    forms: tuple[str, ...] = ()
+    """Forms the derivation applies to (empty: all). Thresholds may differ between forms."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One lemma, theorem, corollary, proposition or equation of a paper."""
+
+    id: str
+    paper: str
+    label: str
+    kind: Kind
+    quantity: str
+    quantity_unit: Unit
+    statement: str
+    forms: Mapping[str, Form]
+    source: str = ""
+    equations: tuple[str, ...] = ()
+    hypotheses: tuple[str, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    errata: tuple[Erratum, ...] = ()
+    derivations: tuple[Derivation, ...] = ()
+    notes: str = ""
+    relation: str = "<="
+    """How the quantity relates to the form: ``<=`` (upper bound), ``>=`` (lower bound),
+    ``=`` (identity, step-size rule, complexity count)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def form(self, name: str | None = None) -> Form:
+        name = name or "printed"
+        if name not in self.forms:
+            raise KeyError(
+                f"{self.id} has no form {name!r}; available: {', '.join(self.forms)}"
+            )
+        return self.forms[name]
+
+    def conditions_for(self, form: str | None = None) -> tuple[Condition, ...]:
+        return tuple(self.conditions) + tuple(self.form(form).conditions)
+
+    def inputs(self, form: str | None = None) -> list[str]:
+        """Names of the scalar inputs the form needs (conditions included), sorted."""
+        f = self.form(form)
+        syms: set[sp.Symbol] = set()
+        for e in f.exprs.values():
+            syms |= e.free_symbols
+        for c in self.conditions_for(form):
+            syms |= c.relation.free_symbols
+        return sorted(s.name for s in syms)
+
+    def dimension_check(self, form: str | None = None) -> dict[str, Unit]:
+        """Units of each part of a form; raises ``DimensionError`` on inconsistency or on a
+        unit different from the quantity's."""
+        from pflbounds.symbolic.units import DimensionError
+
+        f = self.form(form)
+        out: dict[str, Unit] = {}
+        for part, e in f.exprs.items():
+            u = dimension(e, units_of(e.free_symbols))
+            want = self.part_unit(part)
+            if u != want:
+                raise DimensionError(
+                    f"{self.id} [{f.name}{':' + part if part else ''}] has unit {u}, "
+                    f"but the quantity {self.quantity!r} has unit {want}"
+                )
+            out[part] = u
+        for c in self.conditions_for(form):
+            dimension(c.relation, units_of(c.relation.free_symbols))
+        return out
+
+    def part_unit(self, part: str) -> Unit:
+        units = self.extra.get("part_units", {})
+        return units.get(part, self.quantity_unit)
+
+    def latex(self, form: str | None = None) -> str:
+        from pflbounds.symbolic.printing import latex_form
+
+        return latex_form(self, form)
+
+    def typst(self, form: str | None = None) -> str:
+        from pflbounds.symbolic.printing import typst_form
+
+        return typst_form(self, form)
+
+    def _repr_latex_(self) -> str:
+        return "$" + self.latex() + "$"
+
+    def describe_inputs(self, form: str | None = None) -> list[tuple[str, str, str]]:
+        """``(name, meaning, unit)`` for each input of a form."""
+        out = []
+        for n in self.inputs(form):
+            c = get_constant(n)
+            out.append((n, c.meaning, str(c.unit)))
+        return out
