@@ -72,3 +72,26 @@ def assumptions(paper: str | None = None) -> list[Assumption]:
 def papers() -> dict[str, dict[str, str]]:
     load_papers()
     return dict(_PAPERS)
+
+
+_COMPLEXITY: dict[str, object] = {}
+
+
+def register_complexity(paper_id: str, func) -> None:
+    """Register a paper's method-comparison table builder.
+
+    ``func(values, matrices, objective=None, algorithm=None) -> dict`` with keys ``question``,
+    ``rows`` (method, result, form, oracle_calls, gradients, hidden_constants, error) and
+    optionally ``cheapest`` and ``notes``.
+    """
+    _COMPLEXITY[paper_id] = func
+
+
+def complexity_table(paper_id: str, values, matrices, *, objective=None, algorithm=None) -> dict:
+    load_papers()
+    if paper_id not in _COMPLEXITY:
+        known = ", ".join(sorted(_COMPLEXITY)) or "none"
+        raise KeyError(f"no complexity comparison for paper {paper_id!r}; available: {known}")
+    table = _COMPLEXITY[paper_id](values, matrices, objective=objective, algorithm=algorithm)
+    table["paper"] = paper_id
+    return table

@@ -155,6 +155,9 @@ def resolve_inputs(
     Returns the full input mapping and a description of each derived input.
     """
     needed = result.inputs(form)
+    for n, v in values.items():
+        if n in needed:
+            get_constant(n).check_value(v)
     vals: dict[str, Any] = dict(values)
     derived: dict[str, str] = {}
     matrices = dict(matrices or {})

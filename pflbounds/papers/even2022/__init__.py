@@ -9,4 +9,4 @@ register_paper(
     digest="000_even2022_digest.md",
 )
 
-from pflbounds.papers.even2022 import theory  # noqa: E402,F401  (registers the results)
+from pflbounds.papers.even2022 import complexity, theory  # noqa: E402,F401  (registers)

@@ -1,0 +1,447 @@
+"""The ``pflbounds`` command line (see DESIGN.md, "Command line").
+
+Every command prints one JSON document on stdout with ``--json``. Errors go to stderr as one
+line, with exit status 2 for bad input and 1 when ``validate`` finds an unexpected verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+EXIT_BAD_INPUT = 2
+EXIT_UNEXPECTED = 1
+MATRIX_INPUTS = ("b", "Lambda")
+
+
+class CliError(Exception):
+    """An error reported to the user as one line with exit status 2."""
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return [_jsonable(v) for v in x.tolist()]
+    if isinstance(x, (np.floating, float)):
+        f = float(x)
+        return f if np.isfinite(f) else str(f)
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+def _print_json(doc: Any) -> None:
+    print(json.dumps(_jsonable(doc), indent=2, sort_keys=False))
+
+
+def load_matrix(path: str) -> np.ndarray:
+    """Load a matrix from ``.npy`` or ``.csv`` (comma separated, no header)."""
+    p = Path(path)
+    if not p.exists():
+        raise CliError(f"matrix file {path!r} does not exist")
+    try:
+        if p.suffix == ".npy":
+            m = np.load(p, allow_pickle=False)
+        elif p.suffix in (".csv", ".txt"):
+            m = np.loadtxt(p, delimiter=",", ndmin=2)
+        else:
+            raise CliError(f"matrix file {path!r}: expected a .npy or .csv file")
+    except ValueError as e:
+        raise CliError(f"matrix file {path!r} could not be read: {e}") from None
+    return np.asarray(m, dtype=float)
+
+
+def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """Split ``name=value`` words into scalar values and matrices (``b=FILE``)."""
+    from pflbounds.symbolic.parsing import ParseError, parse_assignments, resolve_assignments
+
+    try:
+        raw = parse_assignments(list(items))
+    except ParseError as e:
+        raise CliError(str(e)) from None
+    matrices = {n: load_matrix(raw.pop(n)) for n in MATRIX_INPUTS if n in raw}
+    try:
+        values = resolve_assignments(raw)
+    except ParseError as e:
+        raise CliError(str(e)) from None
+    return values, matrices
+
+
+# ----------------------------------------------------------------------------- commands
+def cmd_list(args: argparse.Namespace) -> int:
+    from pflbounds.symbolic import catalog
+
+    try:
+        rows = catalog.results(args.paper)
+    except KeyError as e:
+        raise CliError(str(e.args[0])) from None
+    if args.json:
+        _print_json([
+            {"id": r.id, "label": r.label, "kind": str(r.kind), "quantity": r.quantity,
+             "forms": list(r.forms)} for r in rows
+        ])
+        return 0
+    width = max(len(r.id) for r in rows) if rows else 10
+    for r in rows:
+        print(f"{r.id:<{width}}  {r.label:<36}  {str(r.kind):<14}  forms: {', '.join(r.forms)}")
+    return 0
+
+
+def _result(rid: str):
+    from pflbounds.symbolic import catalog
+
+    try:
+        return catalog.get(rid)
+    except KeyError as e:
+        raise CliError(str(e.args[0])) from None
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    import sympy as sp
+
+    r = _result(args.result_id)
+    forms = [args.form] if args.form else list(r.forms)
+    for f in forms:
+        if f not in r.forms:
+            raise CliError(f"{r.id} has no form {f!r}; available: {', '.join(r.forms)}")
+    doc = {
+        "id": r.id, "label": r.label, "kind": str(r.kind), "source": r.source,
+        "equations": list(r.equations), "quantity": r.quantity, "relation": r.relation,
+        "statement": r.statement, "hypotheses": list(r.hypotheses),
+        "conditions": [str(c) for c in r.conditions],
+        "forms": {
+            f: {
+                "expression": {p: sp.sstr(e) for p, e in r.forms[f].exprs.items()}
+                if r.forms[f].parts else sp.sstr(r.forms[f].expr),
+                "latex": r.latex(f), "note": r.forms[f].note,
+                "conditions": [str(c) for c in r.forms[f].conditions],
+                "hidden_constants": r.forms[f].hidden_constants,
+                "inputs": [{"name": n, "meaning": m, "unit": u} for n, m, u in r.describe_inputs(f)],
+                "matrix_inputs": sorted({
+                    dv.symbol + " <- " + "+".join(dv.needs) for dv in r.derivations
+                    if (not dv.forms or f in dv.forms) and dv.symbol in r.inputs(f)
+                }),
+            } for f in forms
+        },
+        "errata": [{"id": e.id, "what": e.what, "fix": e.fix, "check": e.check_id}
+                   for e in r.errata],
+    }
+    if args.json:
+        _print_json(doc)
+        return 0
+    print(f"{r.id} — {r.label} ({r.kind}; {r.source})")
+    print(f"  {r.statement}")
+    if r.hypotheses:
+        print(f"  hypotheses: {', '.join(r.hypotheses)}")
+    for c in r.conditions:
+        print(f"  condition: {c}" + (f"  [{c.label}]" if c.label else ""))
+    for f, fd in doc["forms"].items():
+        print(f"\n  [{f}] {r.quantity} {r.relation} {fd['expression']}")
+        if fd["note"]:
+            print(f"      {fd['note']}")
+        for c in fd["conditions"]:
+            print(f"      condition: {c}")
+        for h in fd["hidden_constants"]:
+            print(f"      hidden: {h}")
+        print("      inputs: " + "; ".join(f"{i['name']} ({i['meaning']}, {i['unit']})"
+                                          for i in fd["inputs"]))
+        if fd["matrix_inputs"]:
+            print("      from matrices: " + "; ".join(fd["matrix_inputs"]))
+    for e in doc["errata"]:
+        print(f"\n  erratum {e['id']}: {e['what']}\n      fix: {e['fix']}"
+              + (f"\n      check: {e['check']}" if e["check"] else ""))
+    return 0
+
+
+def _print_evaluation(ev, args: argparse.Namespace) -> None:
+    if args.json:
+        _print_json(ev.to_json())
+        return
+    doc = ev.to_json()
+    label = f"{doc['id']} [{doc['form']}]"
+    if ev.solved_for:
+        print(f"{label}: smallest {ev.solved_for} with value <= {ev.target:g}: "
+              f"{_fmt_value(doc['value'])}")
+    else:
+        print(f"{label} = {_fmt_value(doc['value'])}")
+    for n, d in doc.get("derived", {}).items():
+        print(f"  {n} = {_fmt_value(doc['inputs'].get(n))}   ({d})")
+    for h in doc["hidden_constants"]:
+        print(f"  note: {h}")
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {_fmt_value(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from pflbounds.symbolic import evaluate
+
+    r = _result(args.result_id)
+    values, matrices = parse_inputs(args.inputs)
+    ev = evaluate(r, args.form, matrices=matrices, **values)
+    _print_evaluation(ev, args)
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from pflbounds.symbolic import solve
+    from pflbounds.symbolic.parsing import ParseError, parse_value
+
+    r = _result(args.result_id)
+    values, matrices = parse_inputs(args.inputs)
+    try:
+        target = parse_value(args.target, values)
+    except ParseError as e:
+        raise CliError(f"--target: {e}") from None
+    ev = solve(r, args.var, target, args.form, matrices=matrices, part=args.part or "", **values)
+    _print_evaluation(ev, args)
+    return 0
+
+
+def cmd_complexity(args: argparse.Namespace) -> int:
+    from pflbounds.symbolic import catalog
+
+    values, matrices = parse_inputs(args.inputs)
+    try:
+        table = catalog.complexity_table(args.paper, values, matrices,
+                                         objective=args.objective, algorithm=args.algorithm)
+    except KeyError as e:
+        raise CliError(str(e.args[0])) from None
+    if args.json:
+        _print_json(table)
+        return 0
+    rows = table["rows"]
+    print(f"{table['paper']}: {table['question']}")
+    hdr = f"  {'method':<26} {'oracle calls':>14} {'gradients':>14}  result [form]"
+    print(hdr)
+    for row in rows:
+        if row.get("error"):
+            print(f"  {row['method']:<26} {'-':>14} {'-':>14}  {row['result']} [{row['form']}]: "
+                  f"{row['error']}")
+            continue
+        print(f"  {row['method']:<26} {_fmt_count(row['oracle_calls']):>14} "
+              f"{_fmt_count(row['gradients']):>14}  {row['result']} [{row['form']}]"
+              + ("  (hidden constants)" if row["hidden_constants"] else ""))
+    if table.get("cheapest"):
+        print(f"  cheapest in gradients: {table['cheapest']}")
+    for n in table.get("notes", []):
+        print(f"  note: {n}")
+    return 0
+
+
+def _fmt_count(v: Any) -> str:
+    if v is None:
+        return "-"
+    a = np.asarray(v, dtype=float)
+    if a.ndim:
+        return f"{a.min():.4g}..{a.max():.4g}" if a.min() != a.max() else f"{a.min():.4g}"
+    return f"{float(a):.4g}"
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from pflbounds.checking import registry
+    from pflbounds.running.executor import run_check
+
+    try:
+        check = registry.get(args.check_id)
+    except KeyError as e:
+        raise CliError(str(e.args[0])) from None
+    outcome = run_check(check, replicas=args.replicas, quick=args.quick, base_seed=args.seed,
+                        jobs=args.jobs)
+    if args.json:
+        _print_json(outcome.to_dict())
+    else:
+        _print_outcomes([outcome])
+    return 0 if outcome.as_expected else EXIT_UNEXPECTED
+
+
+def _print_outcomes(outcomes) -> None:
+    width = max(len(o.check_id) for o in outcomes)
+    for o in outcomes:
+        mark = "ok " if o.as_expected else "!! "
+        margin = "" if o.margin is None else f" margin={o.margin:.3g}"
+        print(f"{mark}{o.check_id:<{width}}  {str(o.verdict.value):<13} "
+              f"(expected {o.expected.value}){margin}  {o.detail}")
+
+
+def _suite_path(name: str | None) -> Path:
+    if name is None:
+        return Path("validation/quick.toml")
+    p = Path(name)
+    if p.exists():
+        return p
+    alt = Path("validation") / f"{name}.toml"
+    if alt.exists():
+        return alt
+    raise CliError(f"suite {name!r} not found (looked for {p} and {alt})")
+
+
+def _run_suite(path: Path, args: argparse.Namespace):
+    from pflbounds.running.suite import load_suite, run_suite
+
+    try:
+        suite = load_suite(path)
+    except (KeyError, ValueError) as e:
+        raise CliError(str(e.args[0] if e.args else e)) from None
+    kwargs: dict[str, Any] = {"jobs": args.jobs}
+    if getattr(args, "scheduler", None):
+        kwargs["scheduler"] = args.scheduler
+    return suite, run_suite(suite, **kwargs)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from pflbounds.running.results import save_outcomes
+
+    path = _suite_path(args.suite)
+    suite, outcomes = _run_suite(path, args)
+    out = Path(args.out) if args.out else Path("reports") / suite.name
+    save_outcomes(outcomes, out)
+    bad = [o for o in outcomes if not o.as_expected]
+    if args.json:
+        _print_json({"suite": suite.name, "out": str(out),
+                     "outcomes": [o.to_dict() for o in outcomes],
+                     "unexpected": [o.check_id for o in bad]})
+    else:
+        _print_outcomes(outcomes)
+        print(f"{len(outcomes) - len(bad)}/{len(outcomes)} verdicts as expected; "
+              f"results in {out}")
+    return EXIT_UNEXPECTED if bad else 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pflbounds.reporting.assemble import build_report
+    from pflbounds.reporting.pdf import write_report
+    from pflbounds.running.results import load_outcomes, save_outcomes
+
+    src = args.source
+    if src is not None and Path(src).is_dir():
+        outcomes = load_outcomes(Path(src))
+        suite_name = Path(src).name
+    else:
+        path = _suite_path(src)
+        suite, outcomes = _run_suite(path, args)
+        suite_name = suite.name
+    out = Path(args.out) if args.out else Path("reports") / f"{suite_name}.pdf"
+    if out.suffix != ".pdf":
+        raise CliError(f"--out must name a .pdf file, got {str(out)!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_outcomes(outcomes, out.with_suffix(""))
+    command = "pflbounds " + " ".join(sys.argv[1:]) if sys.argv[1:] else "pflbounds report"
+    report = build_report(outcomes, suite=suite_name, command=command)
+    pdf = write_report(report, out)
+    print(f"wrote {pdf}")
+    return 0
+
+
+# ----------------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="pflbounds",
+        description="Compute, check and report the theory of personalized federated learning.",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("list", help="list encoded results")
+    s.add_argument("--paper")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("show", help="show a result: statement, forms, inputs, errata")
+    s.add_argument("result_id")
+    s.add_argument("--form")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_show)
+
+    for name, helptext in (("eval", "evaluate a result's form"),
+                           ("solve", "smallest VAR with the form <= TARGET")):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("result_id")
+        s.add_argument("--form")
+        if name == "solve":
+            s.add_argument("--for", dest="var", required=True)
+            s.add_argument("--target", required=True)
+            s.add_argument("--part", help="part of a multi-part form")
+        s.add_argument("inputs", nargs="*", metavar="name=value",
+                       help="scalar inputs (expressions over earlier names allowed), or "
+                            "b=FILE / Lambda=FILE (.npy or .csv)")
+        s.add_argument("--json", action="store_true")
+        s.set_defaults(func=cmd_eval if name == "eval" else cmd_solve)
+
+    s = sub.add_parser("complexity", help="compare the methods' complexities for a regime")
+    s.add_argument("--paper", required=True)
+    s.add_argument("--objective")
+    s.add_argument("--algorithm")
+    s.add_argument("inputs", nargs="*", metavar="name=value")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_complexity)
+
+    s = sub.add_parser("check", help="run one check")
+    s.add_argument("check_id")
+    s.add_argument("--replicas", type=int)
+    s.add_argument("--quick", action="store_true", help="use the check's quick grid")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("validate", help="run a validation suite")
+    s.add_argument("suite", nargs="?")
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
+    s.add_argument("--out")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("report", help="write the PDF report of a suite or of saved results")
+    s.add_argument("source", nargs="?", metavar="SUITE_OR_RESULTS")
+    s.add_argument("--out")
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--scheduler", metavar="ADDRESS")
+    s.set_defaults(func=cmd_report)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from pflbounds.symbolic.evaluate import HypothesisError, InputError
+
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # name=value words after an option (``eval ID --form F mu=1``) land here
+        if hasattr(args, "inputs") and all("=" in e and not e.startswith("-") for e in extra):
+            args.inputs = list(args.inputs) + extra
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    t0 = time.time()
+    try:
+        return int(args.func(args) or 0)
+    except (CliError, HypothesisError, InputError) as e:
+        print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as e:  # domain errors raised by constants and matrix validation
+        print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        if getattr(args, "verbose", False):  # pragma: no cover
+            print(f"[{time.time() - t0:.1f}s]", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
