@@ -126,7 +126,8 @@ def cmd_show(args: argparse.Namespace) -> int:
                 "latex": r.latex(f), "note": r.forms[f].note,
                 "conditions": [str(c) for c in r.forms[f].conditions],
                 "hidden_constants": r.forms[f].hidden_constants,
-                "inputs": [{"name": n, "meaning": m, "unit": u} for n, m, u in r.describe_inputs(f)],
+                "inputs": [{"name": n, "meaning": m, "unit": u}
+                           for n, m, u in r.describe_inputs(f)],
                 "matrix_inputs": sorted({
                     dv.symbol + " <- " + "+".join(dv.needs) for dv in r.derivations
                     if (not dv.forms or f in dv.forms) and dv.symbol in r.inputs(f)

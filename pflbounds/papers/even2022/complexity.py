@@ -75,7 +75,8 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
             row.update(oracle_calls=None, gradients=None, hidden_constants=[], error=str(e))
         rows.append(row)
     for row in rows:  # a printed form with a known erratum is shown but not recommended
-        row["guaranteed"] = not (row["form"] == "printed" and "corrected" in get(row["result"]).forms)
+        has_fix = "corrected" in get(row["result"]).forms
+        row["guaranteed"] = not (row["form"] == "printed" and has_fix)
     ok = [r for r in rows if r.get("gradients") is not None and r["algorithm"] != "lower"
           and r["guaranteed"]]
     cheapest = min(ok, key=lambda r: r["gradients"])["method"] if ok else None
