@@ -1,0 +1,149 @@
+"""The ``Check`` record: a claim, the simulation that produces its evidence, and a grid."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pflbounds.checking.jsonsafe import canonical_json
+from pflbounds.checking.kinds import ENGINES, RATE_AXES, CheckKind, Verdict
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.checking.outcome import Outcome
+
+Simulate = Callable[[Mapping[str, Any], int, np.random.SeedSequence], dict[str, np.ndarray]]
+"""``simulate(params, n_replicas, seed_sequence) -> evidence block``."""
+
+
+@dataclass(frozen=True, eq=False)
+class Check:
+    """A checkable claim with the simulation that produces its evidence.
+
+    ``simulate(params, n_replicas, seed_sequence)`` is called once per grid point and
+    replica block and returns a dict of arrays (the *evidence block*; conventions in
+    :mod:`pflbounds.checking.evidence`). Grid points must be JSON-like mappings (numbers,
+    strings, booleans, lists, nested dicts, numpy arrays): they enter seeds and config hashes.
+
+    Kind-specific fields: ``predicted`` and ``tolerance`` for rate and scaling (``predicted`` is
+    the exponent for ``rate_axis="loglog"`` and scaling, and the contraction factor per unit of
+    the x-axis for ``rate_axis="semilog"``); ``x_param`` for scaling; ``tolerance`` for
+    identity. ``rel_tol`` and ``abs_tol`` apply to deterministic (exact, symbolic) bound
+    comparisons: a bound holds at a point when ``measured - bound <= rel_tol*|bound| + abs_tol``.
+    ``confidence`` is the one-sided level of the Monte Carlo limits after a Bonferroni
+    correction over all comparisons of the check (grid points x recorded K, or fits).
+
+    Checks compare by identity; two checks are the same claim when their ids are equal.
+    """
+
+    id: str
+    title: str
+    kind: CheckKind
+    expected: Verdict
+    simulate: Simulate
+    grid: tuple[Mapping[str, Any], ...]
+    quick_grid: tuple[Mapping[str, Any], ...] | None = None
+    engine: str = "exact"
+    replicas: int = 1
+    block_size: int = 500
+    result_id: str | None = None
+    form: str | None = None
+    confidence: float = 0.99
+    rel_tol: float = 1e-9
+    abs_tol: float = 0.0
+    predicted: float | None = None
+    tolerance: float | None = None
+    rate_axis: str = "loglog"
+    x_param: str | None = None
+    description: str = ""
+    plot: Callable[[Outcome], list[dict]] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "kind", CheckKind(self.kind))
+        set_(self, "expected", Verdict(self.expected))
+        set_(self, "grid", _grid(self.id, "grid", self.grid))
+        if self.quick_grid is not None:
+            set_(self, "quick_grid", _grid(self.id, "quick_grid", self.quick_grid))
+        problems = list(_problems(self))
+        if problems:
+            raise ValueError(f"check {self.id!r}: " + "; ".join(problems))
+
+    @property
+    def paper(self) -> str:
+        """The paper id: the part of the check id before the first dot."""
+        return self.id.split(".", 1)[0]
+
+    @property
+    def deterministic(self) -> bool:
+        """True for the exact and symbolic engines (no sampling noise)."""
+        return self.engine != "mc"
+
+    def grid_for(self, quick: bool = False) -> tuple[Mapping[str, Any], ...]:
+        """The grid to run: ``quick_grid`` when ``quick`` and one is given, else ``grid``."""
+        if quick and self.quick_grid is not None:
+            return self.quick_grid
+        return self.grid
+
+
+def _grid(check_id: str, name: str, grid: Any) -> tuple[dict[str, Any], ...]:
+    if isinstance(grid, Mapping):
+        grid = (grid,)
+    points = tuple(dict(p) for p in grid)
+    if not points:
+        raise ValueError(f"check {check_id!r}: {name} is empty")
+    for i, p in enumerate(points):
+        try:
+            canonical_json(p)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"check {check_id!r}: {name} point {i} is not JSON-like ({exc})"
+            ) from None
+    return points
+
+
+def _problems(c: Check) -> list[str]:
+    out: list[str] = []
+    if not isinstance(c.id, str) or not c.id or any(ch.isspace() for ch in c.id):
+        out.append("id must be a non-empty string without spaces")
+    if not callable(c.simulate):
+        out.append("simulate must be callable")
+    if c.engine not in ENGINES:
+        out.append(f"engine must be one of {ENGINES}, got {c.engine!r}")
+    if c.rate_axis not in RATE_AXES:
+        out.append(f"rate_axis must be one of {RATE_AXES}, got {c.rate_axis!r}")
+    if int(c.replicas) < 1 or int(c.block_size) < 1:
+        out.append("replicas and block_size must be >= 1")
+    if not 0.0 < c.confidence < 1.0:
+        out.append(f"confidence must lie in (0, 1), got {c.confidence}")
+    if c.rel_tol < 0 or c.abs_tol < 0:
+        out.append("rel_tol and abs_tol must be >= 0")
+    if c.kind in (CheckKind.RATE, CheckKind.SCALING):
+        if c.predicted is None or c.tolerance is None:
+            out.append(f"{c.kind.value} checks need predicted and tolerance")
+        if c.kind is CheckKind.RATE and c.rate_axis == "semilog" and c.predicted is not None:
+            if c.predicted <= 0:
+                out.append("a semilog rate predicts a contraction factor > 0")
+    if c.kind is CheckKind.SCALING:
+        if not c.x_param:
+            out.append("scaling checks need x_param (the swept grid parameter)")
+        else:
+            for grid in (c.grid, c.quick_grid or ()):
+                for i, p in enumerate(grid):
+                    if c.x_param not in p:
+                        out.append(f"grid point {i} lacks x_param {c.x_param!r}")
+    if c.kind is CheckKind.IDENTITY and c.tolerance is None:
+        out.append("identity checks need tolerance")
+    if c.tolerance is not None and c.tolerance < 0:
+        out.append("tolerance must be >= 0")
+    if c.kind is CheckKind.ERRATUM and c.expected not in (
+        Verdict.CONFIRMED, Verdict.NOT_CONFIRMED, Verdict.INCONCLUSIVE
+    ):
+        out.append("an erratum check expects CONFIRMED, NOT_CONFIRMED or INCONCLUSIVE")
+    if c.kind is not CheckKind.ERRATUM and c.expected in (
+        Verdict.CONFIRMED, Verdict.NOT_CONFIRMED
+    ):
+        out.append(f"only erratum checks can expect {c.expected.value}")
+    return out

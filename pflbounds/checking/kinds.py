@@ -1,0 +1,47 @@
+"""Kinds of checks and their verdicts."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class CheckKind(StrEnum):
+    """What a check asserts about its evidence (a ``str`` enum: members equal their values).
+
+    * ``BOUND_HOLDS``: E[metric] <= bound at every recorded K.
+    * ``RATE``: the fitted slope of the metric (log-log or semi-log) matches a prediction.
+    * ``SCALING``: the log-log slope of a cost across a swept parameter matches a prediction.
+    * ``LOWER_BOUND``: E[metric] >= an explicit lower bound everywhere.
+    * ``IDENTITY``: an exact equality, up to a stated tolerance.
+    * ``ERRATUM``: the printed bound is violated and the corrected one holds.
+    """
+
+    BOUND_HOLDS = "bound_holds"
+    RATE = "rate"
+    SCALING = "scaling"
+    LOWER_BOUND = "lower_bound_respected"
+    IDENTITY = "identity"
+    ERRATUM = "erratum"
+
+
+class Verdict(StrEnum):
+    """The conclusion drawn from a check's evidence.
+
+    ``CONFIRMED`` and ``NOT_CONFIRMED`` are the verdicts of erratum checks: the printed form
+    is violated while the corrected form holds (confirmed), or the printed form holds (not
+    confirmed). ``ERROR`` means the evidence could not be produced or read.
+    """
+
+    HOLDS = "HOLDS"
+    VIOLATED = "VIOLATED"
+    INCONCLUSIVE = "INCONCLUSIVE"
+    CONFIRMED = "CONFIRMED"
+    NOT_CONFIRMED = "NOT_CONFIRMED"
+    ERROR = "ERROR"
+
+
+ENGINES = ("exact", "mc", "symbolic")
+"""Evidence engines: ``exact`` and ``symbolic`` are deterministic, ``mc`` is Monte Carlo."""
+
+RATE_AXES = ("loglog", "semilog")
+"""Axes of a rate fit: log metric vs log K, or log metric vs K (linear convergence)."""

@@ -1,0 +1,122 @@
+"""The ``Outcome`` of running a check: verdict, margin, evidence and provenance."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from pflbounds.checking.jsonsafe import decode_array, decode_float, to_jsonable
+from pflbounds.checking.kinds import CheckKind, Verdict
+
+_FIT_ARRAYS = ("ks", "x", "cost")
+_POINT_PLAIN = ("params", "point")
+
+
+@dataclass
+class Outcome:
+    """Result of one check over its grid.
+
+    ``margin``: bound kinds: the smallest bound/measured ratio (lower bounds: measured/bound),
+    so values >= 1 mean the bound holds with room; rate and scaling: the largest
+    |estimate - predicted|; identity: tolerance / max residual; erratum: the printed bound's
+    margin. ``evidence``: one dict per grid point with ``point``, ``params`` and arrays
+    (``ks``, ``mean``, ``lo``, ``hi``, ``bound`` ... and any extra evidence). ``fits``: the
+    slope fits of rate and scaling checks. ``elapsed``: seconds spent in the check's tasks
+    (summed over workers). ``timestamp``: UTC time of aggregation (ISO 8601).
+    """
+
+    check_id: str
+    kind: CheckKind
+    verdict: Verdict
+    expected: Verdict
+    margin: float | None = None
+    replicas: int = 1
+    seed: int = 0
+    config: dict[str, Any] = field(default_factory=dict)
+    config_hash: str = ""
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    detail: str = ""
+    elapsed: float = 0.0
+    version: str = ""
+    error: str | None = None
+    title: str = ""
+    fits: list[dict[str, Any]] = field(default_factory=list)
+    timestamp: str = ""
+
+    def __post_init__(self) -> None:
+        self.kind = CheckKind(self.kind)
+        self.verdict = Verdict(self.verdict)
+        self.expected = Verdict(self.expected)
+
+    @property
+    def as_expected(self) -> bool:
+        """True when the verdict is the one the check declares it expects."""
+        return self.verdict == self.expected
+
+    @property
+    def paper(self) -> str:
+        """The paper id (prefix of the check id)."""
+        return self.check_id.split(".", 1)[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict (arrays as lists, non-finite floats as "nan"/"inf"/"-inf")."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["as_expected"] = self.as_expected
+        return to_jsonable(out)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+        """Inverse of :meth:`to_dict` (arrays come back as numpy arrays)."""
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in data.items() if k in names}
+        kw["margin"] = decode_float(kw.get("margin"))
+        kw["elapsed"] = float(decode_float(kw.get("elapsed", 0.0)))
+        kw["evidence"] = [_decode_point(p) for p in data.get("evidence", [])]
+        kw["fits"] = [_decode_fit(f) for f in data.get("fits", [])]
+        return cls(**kw)
+
+    def plots(self) -> list[dict[str, Any]]:
+        """Figure specs for the report (see :mod:`pflbounds.checking.figures`).
+
+        Uses the registered check's ``plot`` when it has one, and the default figures of the
+        check's kind otherwise (or when the custom function fails, with a warning).
+        """
+        from pflbounds.checking.figures import default_figures
+        from pflbounds.checking.registry import find
+
+        check = find(self.check_id)
+        if check is not None and check.plot is not None:
+            try:
+                return list(check.plot(self))
+            except Exception as exc:  # noqa: BLE001 - a report must still be produced
+                warnings.warn(
+                    f"custom figures of {self.check_id} failed ({exc!r}); using defaults",
+                    stacklevel=2,
+                )
+        return default_figures(self)
+
+
+def _decode_point(p: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in p.items():
+        if k in _POINT_PLAIN:
+            out[k] = v
+        elif isinstance(v, (list, int, float)) or (isinstance(v, str) and decode_float(v) != v):
+            out[k] = decode_array(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _decode_fit(f: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in f.items():
+        if k in _FIT_ARRAYS:
+            out[k] = decode_array(v)
+        elif k == "verdict":
+            out[k] = Verdict(v)
+        else:
+            out[k] = decode_float(v)
+    return out
+
