@@ -1,0 +1,75 @@
+"""Canonical configuration records and their hashes (provenance and cache keys)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pflbounds
+from pflbounds.checking.check import Check
+from pflbounds.checking.jsonsafe import canonical_json
+
+
+def config_hash(config: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of the canonical JSON of ``config``."""
+    return hashlib.sha256(canonical_json(config).encode("utf-8")).hexdigest()
+
+
+def effective_replicas(check: Check, replicas: int | None = None) -> int:
+    """Replicas actually run: 1 for deterministic engines, else the override or the default."""
+    if check.deterministic:
+        return 1
+    n = check.replicas if replicas is None else int(replicas)
+    if n < 1:
+        raise ValueError(f"replicas must be >= 1, got {n}")
+    return n
+
+
+def point_config(
+    check: Check, params: Mapping[str, Any], *, replicas: int, base_seed: int
+) -> dict[str, Any]:
+    """What determines the evidence of one grid point: check id, kind, engine, parameters,
+    replicas, block size, base seed and package version."""
+    return {
+        "check_id": check.id,
+        "kind": check.kind.value,
+        "engine": check.engine,
+        "params": dict(params),
+        "replicas": int(replicas),
+        "block_size": int(check.block_size),
+        "base_seed": int(base_seed),
+        "version": pflbounds.__version__,
+    }
+
+
+def run_config(
+    check: Check,
+    *,
+    grid: Sequence[Mapping[str, Any]],
+    replicas: int,
+    base_seed: int,
+    quick: bool,
+) -> dict[str, Any]:
+    """The full configuration of a check run: everything its verdict depends on."""
+    return {
+        "check_id": check.id,
+        "kind": check.kind.value,
+        "engine": check.engine,
+        "result_id": check.result_id,
+        "form": check.form,
+        "grid": [dict(p) for p in grid],
+        "quick": bool(quick),
+        "replicas": int(replicas),
+        "block_size": int(check.block_size),
+        "base_seed": int(base_seed),
+        "confidence": check.confidence,
+        "rel_tol": check.rel_tol,
+        "abs_tol": check.abs_tol,
+        "predicted": check.predicted,
+        "tolerance": check.tolerance,
+        "rate_axis": check.rate_axis,
+        "x_param": check.x_param,
+        "expected": check.expected.value,
+        "version": pflbounds.__version__,
+    }

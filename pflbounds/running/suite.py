@@ -1,0 +1,142 @@
+"""Suite files: a named list of checks with run settings, in TOML.
+
+Format::
+
+    name = "quick"
+    description = "..."
+    seed = 2022
+    grid = "quick"             # default grid for the suite: "quick" or "full"
+
+    [[checks]]
+    id = "even2022.P1"         # an id, or a glob such as "even2022.*"
+    replicas = 2000            # optional override (Monte Carlo checks)
+    grid = "full"              # optional override
+
+A check selected by several entries takes the settings of the last one and keeps the
+position of the first.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pflbounds.checking import registry
+from pflbounds.checking.check import Check
+from pflbounds.checking.outcome import Outcome
+from pflbounds.running.executor import RunSpec, run_specs
+
+GRIDS = ("quick", "full")
+_TOP_KEYS = {"name", "description", "seed", "grid", "checks"}
+_ENTRY_KEYS = {"id", "replicas", "grid"}
+
+
+class SuiteError(ValueError):
+    """A suite file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class SuiteEntry:
+    """One check of a suite, with its resolved settings."""
+
+    check: Check
+    replicas: int | None
+    quick: bool
+    pattern: str
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A parsed suite: metadata and resolved entries."""
+
+    name: str
+    description: str
+    seed: int
+    grid: str
+    entries: tuple[SuiteEntry, ...]
+    path: Path | None = None
+
+    @property
+    def checks(self) -> list[Check]:
+        """The checks, in suite order."""
+        return [e.check for e in self.entries]
+
+
+def load_suite(path: str | Path) -> Suite:
+    """Read and resolve a suite file; raises :class:`SuiteError` with the file name."""
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise SuiteError(f"{path}: suite file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(f"{path}: invalid TOML: {exc}") from None
+    return parse_suite(data, source=str(path), path=path)
+
+
+def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
+                path: Path | None = None) -> Suite:
+    """Validate a suite mapping and resolve its check ids and globs."""
+    def fail(msg: str) -> SuiteError:
+        return SuiteError(f"{source}: {msg}")
+
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise fail(f"unknown keys {unknown}; expected some of {sorted(_TOP_KEYS)}")
+    name = data.get("name", path.stem if path else "suite")
+    if not isinstance(name, str) or not name:
+        raise fail("name must be a non-empty string")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise fail("description must be a string")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise fail(f"seed must be an integer >= 0, got {seed!r}")
+    grid = data.get("grid", "full")
+    if grid not in GRIDS:
+        raise fail(f"grid must be one of {GRIDS}, got {grid!r}")
+    items = data.get("checks")
+    if not isinstance(items, list) or not items:
+        raise fail("a suite needs at least one [[checks]] entry")
+
+    chosen: dict[str, SuiteEntry] = {}
+    for n, item in enumerate(items, start=1):
+        where = f"checks entry {n}"
+        if not isinstance(item, Mapping):
+            raise fail(f"{where} must be a table")
+        bad = sorted(set(item) - _ENTRY_KEYS)
+        if bad:
+            raise fail(f"{where}: unknown keys {bad}; expected some of {sorted(_ENTRY_KEYS)}")
+        pattern = item.get("id")
+        if not isinstance(pattern, str) or not pattern:
+            raise fail(f"{where} needs an id (a check id or a glob)")
+        replicas = item.get("replicas")
+        if replicas is not None and (
+            not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 1
+        ):
+            raise fail(f"{where} ({pattern}): replicas must be an integer >= 1")
+        egrid = item.get("grid", grid)
+        if egrid not in GRIDS:
+            raise fail(f"{where} ({pattern}): grid must be one of {GRIDS}, got {egrid!r}")
+        if any(ch in pattern for ch in "*?["):
+            found = registry.match(pattern)
+            if not found:
+                raise fail(f"{where}: pattern {pattern!r} matches no registered check")
+        else:
+            try:
+                found = [registry.get(pattern)]
+            except KeyError as exc:
+                raise fail(f"{where}: {exc}") from None
+        for check in found:
+            chosen[check.id] = SuiteEntry(check, replicas, egrid == "quick", pattern)
+    return Suite(name, description, seed, grid, tuple(chosen.values()), path)
+
+
+def run_suite(suite: Suite, jobs: int = 1, progress: bool = True) -> list[Outcome]:
+    """Run every check of a suite in one pool, with the suite's seed."""
+    specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
+    return run_specs(specs, base_seed=suite.seed, jobs=jobs, progress=progress)
