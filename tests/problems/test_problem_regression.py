@@ -1,0 +1,81 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from pflbounds.problems import LinearRegressionFamily, least_squares_reference
+
+
+def _small(seed: int = 0) -> LinearRegressionFamily:
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((3, 4, 4))
+    Sig = A @ np.swapaxes(A, 1, 2) / 4 + 0.2 * np.eye(4)
+    return LinearRegressionFamily(Sigmas=Sig, u=rng.standard_normal(4), p=0.2)
+
+
+def test_closed_form_optimum_against_monte_carlo_lstsq():
+    F = _small()
+    rng = np.random.default_rng(1)
+    n = 400_000
+    A, b = F.sample(n, rng)  # (n, N, d), (n, N)
+    for i in range(F.N):
+        x_hat, acc = least_squares_reference(A[:, i], b[:, i])
+        assert acc < 1e-10
+        # O(1/sqrt(n)) statistical error; ||x*|| ~ 1
+        assert np.linalg.norm(x_hat - F.x_star[i]) < 0.02
+        # empirical f at x* matches f*
+        f_emp = 0.5 * np.mean((A[:, i] @ F.x_star[i] - b[:, i]) ** 2)
+        assert f_emp == pytest.approx(F.f_star[i], abs=0.005)
+    assert F.f_star[0] == pytest.approx(0.5 * (1 - 0.36 * 2 / np.pi))
+
+
+def test_cvxpy_clarabel_matches_lstsq_on_empirical_problem():
+    F = _small()
+    A, b = F.sample(3000, np.random.default_rng(2))
+    x1, a1 = least_squares_reference(A[:, 0], b[:, 0], solver="lstsq")
+    x2, a2 = least_squares_reference(A[:, 0], b[:, 0], solver="cvxpy")
+    assert a1 < 1e-12 and a2 < 1e-6
+    assert np.allclose(x1, x2, atol=1e-6)
+    with pytest.raises(ValueError):
+        least_squares_reference(A[:, 0], b[:, 0], solver="nope")
+
+
+def test_excess_identity_and_noise_variance():
+    F = _small()
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((F.N, 4))
+    A, b = F.sample(200_000, rng)
+    loss = 0.5 * (np.einsum("rnd,nd->rn", A, X) - b) ** 2
+    assert np.allclose(loss.mean(0) - F.f_star, F.excess(X), rtol=0.02)
+    g = A * (np.einsum("rnd,nd->rn", A, X) - b)[..., None]
+    assert np.allclose(g.mean(0), F.exact_grad(X), atol=0.05)
+    v_mc = ((g - F.exact_grad(X)) ** 2).sum(-1).mean(0)
+    assert np.allclose(v_mc, F.noise_variance(X), rtol=0.03)
+    # Assumption 1 fails: the variance grows like ||x||^2
+    v_far = F.noise_variance(100 * X)
+    assert np.all(v_far > 1000 * F.noise_variance(X))
+
+
+def test_paper_constructors():
+    F, labels = LinearRegressionFamily.cluster_case(20, 16, 4, np.random.default_rng(4))
+    assert F.mu == pytest.approx(1 / 4) and F.L == pytest.approx(1.25)
+    assert labels.tolist() == sorted(labels.tolist()) and F.diagonal
+    # optima are parallel to u
+    cos = F.x_star @ F.u / (np.linalg.norm(F.x_star, axis=1) * np.linalg.norm(F.u))
+    assert np.allclose(cos, 1.0)
+    G = LinearRegressionFamily.iid_case(10, 9, np.random.default_rng(5))
+    assert G.L <= 1 / 3 and G.mu > 0
+    with pytest.raises(ValueError):
+        LinearRegressionFamily(Sigmas=np.ones((2, 3)), u=np.zeros(3))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_mixed_grad_pairwise(sparse):
+    F = _small()
+    rng = np.random.default_rng(6)
+    Lam = np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5], [0.0, 0.0, 1.0]])
+    X = rng.standard_normal((2, 3, 4))
+    A, b = F.sample_noise(2, rng)
+    ref = np.einsum("ij,rijc->ric", Lam,
+                    A[:, None, :, :] * (np.einsum("rjc,ric->rij", A, X) - b[:, None, :])[..., None])
+    L = sp.csr_matrix(Lam) if sparse else Lam
+    assert np.allclose(F.mixed_grad(X, L, (A, b)), ref, atol=1e-12)
