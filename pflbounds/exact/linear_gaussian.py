@@ -70,9 +70,11 @@ def geometric_sum(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         out[one] = k[one]
         qp = q[pos]
-        out[pos] = -np.expm1(k[pos] * np.log1p(qp - 1.0)) / (1.0 - qp)
+        logq = np.where(qp > 0.5, np.log1p(qp - 1.0), np.log(qp))  # accurate near q = 1
+        out[pos] = -np.expm1(k[pos] * logq) / (1.0 - qp)
         qn = q[neg]
         out[neg] = (1.0 - np.power(qn, k[neg])) / (1.0 - qn)
+    out[k == 0] = 0.0
     return out
 
 

@@ -47,6 +47,9 @@ def test_geometric_sum_accuracy():
     out = geometric_sum(q, k)
     assert np.allclose(out, ref, rtol=1e-10)
     assert geometric_sum(0.0, 0.0) == 0.0
+    # q underflowing next to 0 (eta h d_l = 1 up to rounding): no 0 * log(0) = nan
+    assert np.array_equal(geometric_sum(np.array([1e-32, 1e-32]), np.array([0.0, 3.0])),
+                          [0.0, 1.0])
     # near q = 1 the naive formula loses ~4 digits; ours matches the series
     qq = 1 - 1e-9
     assert geometric_sum(qq, 1000.0) == pytest.approx(sum(qq**t for t in range(1000)), rel=1e-12)
