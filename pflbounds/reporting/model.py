@@ -1,0 +1,360 @@
+"""The data a report is made from.
+
+These dataclasses are the contract between the rest of pflbounds and the reporting layer:
+the checking engine and the paper modules fill them with plain values (strings, numbers,
+lists), and :mod:`pflbounds.reporting.pdf` turns them into a PDF. Nothing here imports the
+rest of the package, so a report can be built, tested and regenerated from plain data.
+
+Conventions
+-----------
+* **Prose** fields (titles, statements, details, notes, evidence) are plain text. They are
+  escaped for Typst when the document is written, so any character is safe; no markup is
+  interpreted.
+* **Math** fields (``FormBlock.typst``, ``ResultBlock.conditions``) hold Typst math source,
+  the inside of ``$ ... $``, as produced by :func:`pflbounds.symbolic.typst_printer.typst_math`.
+  They are inserted verbatim.
+* **Identifiers** (``check_id``, ``result_id``, ``config_hash``, ...) are shown in a monospace
+  font and kept verbatim in the ``.typ`` source so that they can be searched for.
+* Verdicts are strings. The report knows ``HOLDS``, ``VIOLATED``, ``INCONCLUSIVE`` and
+  ``CONFIRMED`` (an erratum demonstrated) and colours them; any other string is shown in grey.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "VERDICTS",
+    "AssumptionRow",
+    "ErratumBlock",
+    "FormBlock",
+    "PaperSection",
+    "PlotSpec",
+    "Provenance",
+    "ProvenanceRow",
+    "RefLine",
+    "Report",
+    "ResultBlock",
+    "Series",
+    "VerdictRow",
+]
+
+#: Verdicts the report colours: HOLDS green, VIOLATED red, INCONCLUSIVE amber, CONFIRMED blue.
+VERDICTS: tuple[str, ...] = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "CONFIRMED")
+
+PlotKind = Literal["curves", "scaling", "bars"]
+SeriesStyle = Literal["measured", "bound", "bound_printed", "bound_corrected", "fit", "reference"]
+_PLOT_KINDS = ("curves", "scaling", "bars")
+_STYLES = ("measured", "bound", "bound_printed", "bound_corrected", "fit", "reference")
+
+
+def _floats(values: Sequence[float] | None, what: str) -> tuple[float, ...] | None:
+    if values is None:
+        return None
+    try:
+        return tuple(float(v) for v in values)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} must be a sequence of numbers: {exc}") from None
+
+
+@dataclass
+class Series:
+    """One line (or one group of bars) of a plot.
+
+    Attributes:
+        label: legend entry.
+        x: abscissae. Numbers for ``curves`` and ``scaling`` plots; category names (strings)
+            or numbers for ``bars``.
+        y: ordinates, same length as ``x``. NaN and inf are allowed (a diverging run); they
+            are written to the CSV as ``nan``/``inf`` and skipped in the drawing.
+        lo: lower end of a confidence band (or error bar), same length as ``y``; optional.
+        hi: upper end of the band; optional, but given together with ``lo``.
+        style: how the series is drawn:
+            ``measured`` (solid, with a shaded band from lo/hi),
+            ``bound`` (dashed), ``bound_printed`` (the bound as printed in the paper: dashed,
+            red), ``bound_corrected`` (the bound after errata: dash-dot, green),
+            ``fit`` (a fitted line, dotted) and ``reference`` (a predicted slope or a
+            baseline, thin grey).
+    """
+
+    label: str
+    x: Sequence[float | str]
+    y: Sequence[float]
+    lo: Sequence[float] | None = None
+    hi: Sequence[float] | None = None
+    style: SeriesStyle = "measured"
+
+    def __post_init__(self) -> None:
+        if self.style not in _STYLES:
+            raise ValueError(f"series style {self.style!r} is not one of {', '.join(_STYLES)}")
+        if all(isinstance(v, str) for v in self.x) and len(self.x):
+            self.x = tuple(str(v) for v in self.x)
+        else:
+            self.x = _floats(self.x, f"series {self.label!r}: x") or ()
+        self.y = _floats(self.y, f"series {self.label!r}: y") or ()
+        self.lo = _floats(self.lo, f"series {self.label!r}: lo")
+        self.hi = _floats(self.hi, f"series {self.label!r}: hi")
+        n = len(self.x)
+        if len(self.y) != n:
+            raise ValueError(f"series {self.label!r}: len(y)={len(self.y)} but len(x)={n}")
+        for name in ("lo", "hi"):
+            band = getattr(self, name)
+            if band is not None and len(band) != n:
+                raise ValueError(f"series {self.label!r}: len({name})={len(band)} but len(x)={n}")
+        if (self.lo is None) != (self.hi is None):
+            raise ValueError(f"series {self.label!r}: give both lo and hi, or neither")
+
+    @property
+    def categorical(self) -> bool:
+        """True when ``x`` holds category names."""
+        return bool(self.x) and isinstance(self.x[0], str)
+
+
+@dataclass
+class RefLine:
+    """A horizontal or vertical reference line (e.g. a target ε or a threshold K)."""
+
+    value: float
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.value = float(self.value)
+        if not math.isfinite(self.value):
+            raise ValueError(f"reference line {self.label!r} must be finite, got {self.value}")
+
+
+def _reflines(lines: Sequence[RefLine | tuple[float, str] | float]) -> list[RefLine]:
+    out = []
+    for item in lines:
+        if isinstance(item, RefLine):
+            out.append(item)
+        elif isinstance(item, tuple):
+            out.append(RefLine(*item))
+        else:
+            out.append(RefLine(float(item)))
+    return out
+
+
+@dataclass
+class PlotSpec:
+    """A figure: what to draw, independent of how.
+
+    Attributes:
+        kind: ``curves`` (metric against K, typically measured vs bound), ``scaling`` (cost
+            against a swept parameter, with fitted and predicted slopes) or ``bars``
+            (one value per category, e.g. margins per check).
+        title: short title, drawn above the axes and used in the caption.
+        xlabel, ylabel: axis labels (plain text; matplotlib mathtext between ``$`` is allowed).
+        logx, logy: logarithmic axes. Non-positive values are not drawn on a log axis.
+        series: the lines or bar groups.
+        annotations: short text lines shown in a box inside the axes (e.g. a fitted slope).
+        hlines, vlines: reference lines; ``RefLine`` objects, ``(value, label)`` tuples or
+            bare numbers.
+        caption: figure caption in the report; defaults to ``title``.
+        name: file stem for ``figures/<name>.svg`` and ``.csv``; derived from the owning
+            check or erratum id when empty.
+    """
+
+    kind: PlotKind
+    title: str
+    xlabel: str = ""
+    ylabel: str = ""
+    logx: bool = False
+    logy: bool = False
+    series: list[Series] = field(default_factory=list)
+    annotations: list[str] = field(default_factory=list)
+    hlines: list[RefLine] = field(default_factory=list)
+    vlines: list[RefLine] = field(default_factory=list)
+    caption: str = ""
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in _PLOT_KINDS:
+            raise ValueError(f"plot kind {self.kind!r} is not one of {', '.join(_PLOT_KINDS)}")
+        self.hlines = _reflines(self.hlines)
+        self.vlines = _reflines(self.vlines)
+
+
+@dataclass
+class VerdictRow:
+    """The outcome of one check.
+
+    Attributes:
+        check_id: e.g. ``even2022.theorem3.bound_holds_clusters``.
+        title: one line saying what is checked.
+        kind: check kind (``bound_holds``, ``rate``, ``scaling``, ``lower_bound_respected``,
+            ``identity``, ``erratum``).
+        result_id: the result checked, e.g. ``even2022.theorem3``.
+        form: the form checked (``printed``, ``explicit`` or ``corrected``).
+        verdict: ``HOLDS``, ``VIOLATED``, ``INCONCLUSIVE``, ``CONFIRMED`` or another string.
+        expected: the verdict the check declares it expects.
+        as_expected: whether ``verdict`` matches ``expected``; rows where it does not are
+            marked in every table.
+        margin: smallest bound/measured ratio (how tight the bound is), if any.
+        replicas: Monte Carlo replicas, or ``None`` for an exact (closed-form) engine.
+        detail: one sentence with the key numbers.
+        config_hash: hash of the canonical configuration (cache key).
+        seed: root seed of the run, if random.
+        plots: figures shown with the check.
+    """
+
+    check_id: str
+    title: str
+    kind: str
+    result_id: str
+    form: str
+    verdict: str
+    expected: str
+    as_expected: bool
+    margin: float | None = None
+    replicas: int | None = None
+    detail: str = ""
+    config_hash: str = ""
+    seed: int | None = None
+    plots: list[PlotSpec] = field(default_factory=list)
+
+
+@dataclass
+class FormBlock:
+    """One form of a result, rendered as display math.
+
+    Attributes:
+        name: ``printed`` (as stated in the paper), ``explicit`` (constants from the proof)
+            or ``corrected`` (errata applied).
+        typst: Typst math source, the inside of ``$ ... $``.
+        note: one sentence shown under the formula (prose), optional.
+        hidden_constants: one entry per hidden-constant marker in the form, e.g.
+            ``"Õ(·): up to constant and logarithmic factors"`` (prose).
+    """
+
+    name: str
+    typst: str
+    note: str = ""
+    hidden_constants: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ResultBlock:
+    """A lemma, theorem, corollary or proposition.
+
+    Attributes:
+        id: result id, e.g. ``even2022.theorem2``.
+        label: the paper's label, e.g. ``Theorem 2``.
+        kind: ``upper bound``, ``lower bound``, ``complexity``, ``step-size rule``,
+            ``identity``.
+        quantity: what it bounds (prose), e.g. ``E[f_i(x_i^K)] - f_i^*`` for agent i.
+        statement: short prose statement.
+        hypotheses: named assumptions (prose), e.g. ``Assumption 1 (noise)``.
+        conditions: side conditions as Typst math, e.g. ``eta <= frac(1, 2 L)``.
+        forms: the forms to display, in order.
+        errata_ids: ids of errata that concern this result.
+    """
+
+    id: str
+    label: str
+    kind: str
+    quantity: str
+    statement: str = ""
+    hypotheses: list[str] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+    forms: list[FormBlock] = field(default_factory=list)
+    errata_ids: list[str] = field(default_factory=list)
+
+
+@dataclass
+class AssumptionRow:
+    """One assumption of a paper: id (e.g. ``A1``), short name and statement (prose)."""
+
+    id: str
+    name: str
+    statement: str
+
+
+@dataclass
+class ErratumBlock:
+    """A documented error in a paper and the check that demonstrates it.
+
+    Attributes:
+        id: erratum id, e.g. ``even2022.E3``.
+        where: location in the paper, e.g. ``Corollary 1``.
+        what: what is wrong (prose).
+        fix: the correction (prose).
+        check_id: the check that demonstrates it.
+        verdict: that check's verdict (``CONFIRMED`` when demonstrated).
+        evidence: one sentence with numbers.
+        plots: figures shown with the erratum.
+    """
+
+    id: str
+    where: str
+    what: str
+    fix: str
+    check_id: str = ""
+    verdict: str = ""
+    evidence: str = ""
+    plots: list[PlotSpec] = field(default_factory=list)
+
+
+@dataclass
+class PaperSection:
+    """Everything the report shows about one paper."""
+
+    paper_id: str
+    title: str
+    citation: str = ""
+    assumptions: list[AssumptionRow] = field(default_factory=list)
+    results: list[ResultBlock] = field(default_factory=list)
+    verdicts: list[VerdictRow] = field(default_factory=list)
+    errata: list[ErratumBlock] = field(default_factory=list)
+
+
+@dataclass
+class ProvenanceRow:
+    """Seed and configuration hash of one check run."""
+
+    check_id: str
+    seed: int | None
+    config_hash: str
+
+
+@dataclass
+class Provenance:
+    """How to regenerate every number in the report.
+
+    Attributes:
+        version: pflbounds version.
+        command: the command line that produced the results.
+        created: ISO 8601 time of creation.
+        python: Python version.
+        platform: platform string.
+        rows: one ``(check_id, seed, config_hash)`` per check; plain tuples are accepted
+            and converted to :class:`ProvenanceRow`.
+        suite: name of the validation suite, if any.
+    """
+
+    version: str
+    command: str
+    created: str
+    python: str = ""
+    platform: str = ""
+    rows: list[ProvenanceRow] = field(default_factory=list)
+    suite: str = ""
+
+    def __post_init__(self) -> None:
+        self.rows = [r if isinstance(r, ProvenanceRow) else ProvenanceRow(*r) for r in self.rows]
+
+
+@dataclass
+class Report:
+    """A whole report: a title, one section per paper, and the provenance appendix."""
+
+    title: str
+    sections: list[PaperSection] = field(default_factory=list)
+    provenance: Provenance | None = None
+
+    def all_verdicts(self) -> list[tuple[PaperSection, VerdictRow]]:
+        """Every verdict row with its section, in report order."""
+        return [(s, v) for s in self.sections for v in s.verdicts]

@@ -1,0 +1,165 @@
+"""Write a report: figures, Typst source and PDF, compiled in-process by the ``typst`` package.
+
+:func:`write_report` lays the output out as::
+
+    <dir>/<name>.pdf
+    <dir>/<name>.typ          the Typst source (compile it again with ``typst compile``)
+    <dir>/figures/<stem>.svg  one per plot
+    <dir>/figures/<stem>.csv  the plotted numbers (series,x,y,lo,hi)
+
+:func:`render_pages_png` rasterizes the pages with Typst itself (no poppler needed).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import tempfile
+import warnings
+from pathlib import Path
+
+import typst
+
+from pflbounds.reporting.document import build_document
+from pflbounds.reporting.figures import plan_figures, render_plot
+from pflbounds.reporting.model import Report
+
+__all__ = [
+    "ReportCompileError",
+    "ReportWarning",
+    "compile_typst",
+    "render_pages_png",
+    "write_report",
+]
+
+FIGURES_DIR = "figures"
+
+
+class ReportCompileError(RuntimeError):
+    """Typst could not compile the report; the message carries Typst's diagnostic."""
+
+
+class ReportWarning(UserWarning):
+    """A warning emitted by Typst while compiling a report."""
+
+
+def _describe(exc: Exception) -> str:
+    parts = [str(getattr(exc, "message", "") or exc)]
+    diagnostic = getattr(exc, "diagnostic", "")
+    if diagnostic and diagnostic not in parts[0]:
+        parts.append(str(diagnostic))
+    for hint in getattr(exc, "hints", None) or []:
+        parts.append(f"hint: {hint}")
+    return "\n".join(parts)
+
+
+def _timestamp(created: str | None) -> _dt.datetime | None:
+    """The report's creation time as an aware datetime, so the PDF metadata is reproducible."""
+    if not created:
+        return None
+    try:
+        when = _dt.datetime.fromisoformat(created)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=_dt.UTC)
+    return when
+
+
+def compile_typst(
+    typ_path: Path | str,
+    output: Path | str | None = None,
+    fmt: str = "pdf",
+    ppi: float | None = None,
+    created: str | None = None,
+) -> bytes | list[bytes] | None:
+    """Compile a ``.typ`` file with the in-process Typst compiler.
+
+    The project root is the file's directory, so relative paths such as ``figures/x.svg``
+    resolve beside it. With ``output`` the result is written there (atomically for PDF) and
+    ``None`` is returned; without it the bytes are returned (a list of pages for multi-page
+    PNG). Typst warnings are re-emitted as :class:`ReportWarning`.
+
+    Raises:
+        ReportCompileError: with Typst's message and diagnostic when compilation fails.
+    """
+    typ_path = Path(typ_path)
+    kwargs: dict = {"root": str(typ_path.parent.resolve()), "format": fmt}
+    if ppi is not None:
+        kwargs["ppi"] = ppi
+    stamp = _timestamp(created)
+    if stamp is not None:
+        kwargs["timestamp"] = stamp
+    try:
+        data, diagnostics = typst.compile_with_warnings(str(typ_path), **kwargs)
+    except typst.TypstError as exc:
+        raise ReportCompileError(f"Typst could not compile {typ_path}:\n{_describe(exc)}") from exc
+    for w in diagnostics:
+        warnings.warn(ReportWarning(f"{typ_path.name}: {_describe(w)}"), stacklevel=2)
+    if output is None:
+        return data
+    output = Path(output)
+    if isinstance(data, list):
+        raise ValueError("multi-page output needs render_pages_png, not a single output path")
+    _atomic_write(output, data)
+    return None
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_report(report: Report, out_pdf: Path | str) -> Path:
+    """Write ``report`` as a PDF, with its ``.typ`` source and figures (SVG + CSV) beside it.
+
+    Returns the path of the PDF. Raises :class:`ReportCompileError` if Typst fails.
+    """
+    out_pdf = Path(out_pdf)
+    if out_pdf.suffix.lower() != ".pdf":
+        raise ValueError(f"report output must end in .pdf, got {out_pdf}")
+    out_dir = out_pdf.parent
+    fig_dir = out_dir / FIGURES_DIR
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stems = plan_figures(report)
+    plots = [p for s in report.sections for v in s.verdicts for p in v.plots]
+    plots += [p for s in report.sections for e in s.errata for p in e.plots]
+    if plots:
+        fig_dir.mkdir(exist_ok=True)
+    for plot in plots:
+        render_plot(plot, fig_dir / f"{stems[id(plot)]}.svg")
+    source = build_document(report, stems, FIGURES_DIR)
+    typ_path = out_pdf.with_suffix(".typ")
+    _atomic_write(typ_path, source.encode("utf-8"))
+    created = report.provenance.created if report.provenance else None
+    compile_typst(typ_path, out_pdf, created=created)
+    return out_pdf
+
+
+def render_pages_png(pdf_or_typ: Path | str, out_dir: Path | str, ppi: float = 72) -> list[Path]:
+    """Render every page of a report to ``out_dir/page-001.png``, ... and return the paths.
+
+    Typst cannot read PDFs, so for ``x.pdf`` the source ``x.typ`` beside it is compiled to PNG.
+    """
+    src = Path(pdf_or_typ)
+    typ_path = src if src.suffix == ".typ" else src.with_suffix(".typ")
+    if not typ_path.exists():
+        raise FileNotFoundError(f"no Typst source {typ_path} to render pages from")
+    pages = compile_typst(typ_path, fmt="png", ppi=ppi)
+    if isinstance(pages, bytes):
+        pages = [pages]
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k, png in enumerate(pages or [], 1):
+        path = out / f"page-{k:03d}.png"
+        path.write_bytes(png)
+        paths.append(path)
+    return paths

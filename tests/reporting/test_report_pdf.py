@@ -1,0 +1,149 @@
+"""End-to-end: a realistic report is written, compiled and rendered."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import numpy as np
+import pytest
+from report_sample import (
+    AFA_HI,
+    AFA_LO,
+    AFA_MEAN,
+    K_GRID,
+    THM3_BOUND,
+    THM3_CORRECTED,
+    make_sample_report,
+)
+
+from pflbounds.reporting import (
+    FormBlock,
+    ReportCompileError,
+    build_document,
+    plan_figures,
+    render_pages_png,
+    write_report,
+)
+from pflbounds.symbolic.typst_printer import typst_math
+
+
+def _ink(png: Path) -> float:
+    img = np.asarray(mpimg.imread(io.BytesIO(png.read_bytes()), format="png"), dtype=float)
+    return float(np.mean(img[..., :3].min(axis=-1) < 0.9))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    report = make_sample_report()
+    out = tmp_path_factory.mktemp("report") / "even2022.pdf"
+    return write_report(report, out), report
+
+
+def test_pdf_typ_and_figures_exist(written) -> None:
+    pdf, report = written
+    assert pdf.exists()
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert pdf.with_suffix(".typ").exists()
+    stems = sorted(plan_figures(report).values())
+    assert stems == [
+        "even2022.E13-1",
+        "even2022.corollary2.scaling_C-1",
+        "even2022.theorem3.star_divergence-1",
+    ]
+    for stem in stems:
+        svg = pdf.parent / "figures" / f"{stem}.svg"
+        assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+        assert (pdf.parent / "figures" / f"{stem}.csv").exists()
+
+
+def test_csv_matches_input_numbers(written) -> None:
+    pdf, _ = written
+    path = pdf.parent / "figures" / "even2022.theorem3.star_divergence-1.csv"
+    with path.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == ["series", "x", "y", "lo", "hi"]
+    measured = [r for r in rows if r["series"] == "measured E[F^K]"]
+    printed = [r for r in rows if r["series"] == "Theorem 3, printed"]
+    assert len(measured) == len(K_GRID) == len(printed)
+    np.testing.assert_array_equal([float(r["x"]) for r in measured], K_GRID)
+    np.testing.assert_array_equal([float(r["y"]) for r in measured], AFA_MEAN)
+    np.testing.assert_array_equal([float(r["lo"]) for r in measured], AFA_LO)
+    np.testing.assert_array_equal([float(r["hi"]) for r in measured], AFA_HI)
+    np.testing.assert_array_equal([float(r["y"]) for r in printed], THM3_BOUND)
+    assert all(r["lo"] == "" and r["hi"] == "" for r in printed)
+    bars = pdf.parent / "figures" / "even2022.E13-1.csv"
+    text = bars.read_text(encoding="utf-8").splitlines()
+    assert text == [
+        "series,x,y,lo,hi",
+        "rho(W),clusters,1.0,,",
+        "rho(W),ring,1.0,,",
+        "rho(W),star,5.01,,",
+    ]
+
+
+def test_typ_source_has_ids_verdicts_and_math(written) -> None:
+    pdf, report = written
+    typ = pdf.with_suffix(".typ").read_text(encoding="utf-8")
+    section = report.sections[0]
+    for v in section.verdicts:
+        assert f'"{v.check_id}"' in typ
+        assert f'badge("{v.verdict}")' in typ
+        assert v.config_hash in typ
+    assert 'unexpected("HOLDS")' in typ  # the INCONCLUSIVE row expected HOLDS
+    assert typ.count('#unexpected("') == 2  # overview table and paper table
+    assert 'badge("CONFIRMED")' in typ
+    for res in section.results:
+        assert f'"{res.id}"' in typ
+        for form in res.forms:
+            assert f"$ {form.typst} $" in typ
+    assert "hidden: (" in typ  # printed forms list their hidden constants
+    assert typst_math(THM3_CORRECTED, {"F0": "F^0"}) not in typ  # the report used NAMES
+    assert "pflbounds validate even2022 --jobs 2 --out reports/" in typ
+    assert "figures/even2022.theorem3.star_divergence-1.svg" in typ
+
+
+def test_pages_render(written, tmp_path: Path) -> None:
+    pdf, _ = written
+    pages = render_pages_png(pdf, tmp_path / "png", ppi=30)
+    assert 5 <= len(pages) <= 8
+    for page in pages:
+        assert page.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert _ink(page) > 0.001
+    # Figure pages carry much more ink than the provenance page.
+    assert max(_ink(p) for p in pages) > 3 * _ink(pages[-1])
+
+
+def test_compile_error_shows_typst_message(tmp_path: Path) -> None:
+    report = make_sample_report()
+    report.sections[0].results[0].forms.append(FormBlock("corrected", "frac(a, "))
+    with pytest.raises(ReportCompileError) as info:
+        write_report(report, tmp_path / "bad.pdf")
+    msg = str(info.value)
+    assert "bad.typ" in msg
+    assert "unclosed" in msg or "expected" in msg
+
+
+def test_output_must_be_pdf(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"\.pdf"):
+        write_report(make_sample_report(), tmp_path / "report.txt")
+
+
+def test_build_document_without_provenance_or_checks() -> None:
+    report = make_sample_report()
+    report.provenance = None
+    report.sections[0].verdicts = []
+    report.sections[0].errata = []
+    src = build_document(report, plan_figures(report))
+    assert "No provenance was recorded" in src
+    assert "No checks were run" in src
+
+
+def test_empty_report_compiles(tmp_path: Path) -> None:
+    from pflbounds.reporting import Report
+
+    pdf = write_report(Report(title="Empty"), tmp_path / "empty.pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert not (tmp_path / "figures").exists()
