@@ -7,7 +7,9 @@ Measured values
     * Monte Carlo: ``sum`` (n,), ``sumsq`` (n,) and ``count`` (scalar) over the block's
       replicas, optionally ``sumcross`` (n, n) (sum of outer products, used for the covariance
       of a curve in rate fits). Instead of the sums a block may return ``samples`` of shape
-      (R, n) or (R,): they are reduced to sums with :func:`mc_block` before leaving the worker.
+      (R, ...): they are reduced to sums with :func:`mc_block` before leaving the worker.
+    * measured arrays may have several axes, e.g. (agents, K) for per-agent bounds; every
+      entry is then one comparison and ``ks`` (K,) broadcasts along the last axis.
     * scaling: the measured value is the scalar ``cost`` of the grid point (exact), or
       per-replica costs ``cost`` (R,) or their sums (Monte Carlo).
     * identity: ``residual`` (scalar or array; its largest absolute value counts), or a
@@ -50,14 +52,14 @@ class EvidenceError(ValueError):
 
 
 def mc_block(samples: np.ndarray, *, cross: bool | None = None) -> dict[str, np.ndarray]:
-    """Reduce per-replica values ``samples`` (R,) or (R, n) to additive sums.
+    """Reduce per-replica values ``samples`` of shape (R, ...) to additive sums.
 
-    Returns ``sum``, ``sumsq``, ``count`` and, for curves (2-d input) of length up to
-    :data:`MAX_CROSS` or when ``cross`` is True, ``sumcross``.
+    Returns ``sum``, ``sumsq``, ``count`` and, for curves (input of shape (R, n)) of length up
+    to :data:`MAX_CROSS` or when ``cross`` is True, ``sumcross``.
     """
     x = np.asarray(samples, dtype=np.float64)
-    if x.ndim not in (1, 2):
-        raise EvidenceError(f"samples must have shape (R,) or (R, n), got {x.shape}")
+    if x.ndim < 1:
+        raise EvidenceError(f"samples need a leading replica axis, got shape {x.shape}")
     out = {
         "sum": x.sum(axis=0),
         "sumsq": np.einsum("r...,r...->...", x, x),

@@ -81,8 +81,42 @@ def _chunks(items: Sequence[Any], n: int) -> list[Sequence[Any]]:
     return [items[i : i + n] for i in range(0, len(items), n)]
 
 
+MAX_ROWS = 4
+"""Rows (e.g. agents) drawn per grid point when the measured value has several axes."""
+
+
+def _rows(p: dict[str, Any], bound_keys: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    """Split a point with (rows, K) evidence into 1-d curves, the tightest rows first."""
+    mean = np.asarray(p["mean"], dtype=float)
+    if mean.ndim <= 1:
+        return [("", p)]
+    flat = mean.reshape(-1, mean.shape[-1])
+    keys = ["mean", "lo", "hi", *bound_keys]
+    arrays = {k: np.broadcast_to(np.asarray(p[k], dtype=float), mean.shape).reshape(flat.shape)
+              for k in keys if k in p}
+    ks = np.broadcast_to(np.asarray(p["ks"], dtype=float), mean.shape).reshape(flat.shape)
+    ref = arrays.get(bound_keys[0]) if bound_keys else None
+    if ref is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tight = np.nanmin(np.where(flat > 0, ref / flat, np.inf), axis=1)
+        order = np.argsort(tight, kind="stable")[:MAX_ROWS]
+    else:
+        order = np.arange(min(MAX_ROWS, flat.shape[0]))
+    out = []
+    for r in sorted(order.tolist()):
+        idx = np.unravel_index(r, mean.shape[:-1])
+        sub = {"point": p["point"], "params": p["params"], "ks": ks[r]}
+        sub.update({k: v[r] for k, v in arrays.items()})
+        out.append((f", entry {tuple(int(i) for i in idx)}", sub))
+    return out
+
+
 def curve_figures(outcome: Outcome) -> list[dict[str, Any]]:
-    """Measured curves with bands against their bounds, a few grid points per figure."""
+    """Measured curves with bands against their bounds, a few grid points per figure.
+
+    Evidence with several axes, e.g. (agents, K), is drawn as up to :data:`MAX_ROWS` curves
+    per grid point, the rows closest to their bound first.
+    """
     bound_keys = {
         CheckKind.ERRATUM: ("bound_printed", "bound_corrected"),
     }.get(outcome.kind, ("bound",))
@@ -91,13 +125,14 @@ def curve_figures(outcome: Outcome) -> list[dict[str, Any]]:
     for c, chunk in enumerate(chunks):
         items = []
         for p in chunk:
-            tag = f"point {p['point']}"
-            items.append(series(f"measured ({tag})", p["ks"], p["mean"], "measured",
-                                p.get("lo"), p.get("hi")))
-            for key in bound_keys:
-                if key in p:
-                    label = key.replace("_", " ")
-                    items.append(series(f"{label} ({tag})", p["ks"], p[key], key))
+            for suffix, q in _rows(p, [k for k in bound_keys if k in p]):
+                tag = f"point {p['point']}{suffix}"
+                items.append(series(f"measured ({tag})", q["ks"], q["mean"], "measured",
+                                    q.get("lo"), q.get("hi")))
+                for key in bound_keys:
+                    if key in q:
+                        label = key.replace("_", " ")
+                        items.append(series(f"{label} ({tag})", q["ks"], q[key], key))
         names = "; ".join(f"{p['point']}: {_params_text(p['params'])}" for p in chunk)
         title = f"{outcome.check_id}: {outcome.title}" if outcome.title else outcome.check_id
         if len(chunks) > 1:
@@ -117,7 +152,7 @@ def rate_figures(outcome: Outcome) -> list[dict[str, Any]]:
         for s in fig["series"]:
             if s["style"] != "measured":
                 continue
-            point = int(s["label"].rsplit(" ", 1)[-1].rstrip(")"))
+            point = int(s["label"].split("(point ", 1)[1].split(")")[0].split(",")[0])
             f = by_point.get(point)
             if f is None or not math.isfinite(f.get("slope", math.nan)):
                 continue

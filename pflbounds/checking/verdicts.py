@@ -85,63 +85,83 @@ def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:
 
 @dataclass
 class Measure:
-    """The measured value at one grid point: mean (exact or estimated) and its moments."""
+    """The measured value at one grid point, flattened: mean (exact or estimated), its
+    moments and the x-axis value of every entry. ``shape`` is the evidence's own shape
+    (e.g. (agents, K)) and ``ks_raw`` the x-axis as given."""
 
     ks: np.ndarray
     mean: np.ndarray
     mom: Moments | None
+    shape: tuple[int, ...]
+    ks_raw: np.ndarray
     cov: np.ndarray | None = None
     support: tuple[float, float] | None = None
 
+    def unflat(self, arr: np.ndarray) -> np.ndarray:
+        """A flattened per-entry array back in the evidence's shape."""
+        return np.asarray(arr).reshape(self.shape)
+
 
 def measure(check: Check, ev: Mapping[str, np.ndarray], point: int) -> Measure:
-    """Read the measured value of one grid point according to the check's engine."""
+    """Read the measured value of one grid point according to the check's engine.
+
+    Measured arrays may have several axes (e.g. agents x K): ``ks`` then broadcasts against
+    them (a vector of K matching the last axis), and every entry is one comparison.
+    """
     support = None
     if "support" in ev:
         s = np.asarray(ev["support"], dtype=np.float64).reshape(-1)
         if s.size != 2:
             raise EvidenceError(f"point {point}: support must hold two numbers")
         support = (float(s[0]), float(s[1]))
+    cov = None
     if check.deterministic:
         key = "cost" if check.kind is CheckKind.SCALING and "cost" in ev else "mean"
         if key not in ev:
             raise EvidenceError(f"point {point}: the {check.engine} engine needs {key!r}")
         mean = np.atleast_1d(np.asarray(ev[key], dtype=np.float64))
         mom = None
-        cov = None
     else:
         missing = [k for k in ("sum", "sumsq", "count") if k not in ev]
         if missing:
             raise EvidenceError(f"point {point}: Monte Carlo evidence lacks {missing}")
         mom = moments(np.atleast_1d(ev["sum"]), np.atleast_1d(ev["sumsq"]), ev["count"])
         mean = mom.mean
-        cov = None
-        if "sumcross" in ev and mom.count >= 2:
-            cov = covariance(np.atleast_1d(ev["sum"]), ev["sumcross"], mom.count)
-    if mean.ndim != 1:
-        raise EvidenceError(f"point {point}: the measured value must be 1-d, got {mean.shape}")
-    ks = np.atleast_1d(np.asarray(ev["ks"], dtype=np.float64)) if "ks" in ev else None
-    if ks is None:
-        ks = np.arange(mean.size, dtype=np.float64)
-    if ks.shape != mean.shape:
-        raise EvidenceError(f"point {point}: ks has shape {ks.shape}, measured {mean.shape}")
-    return Measure(ks=ks, mean=mean, mom=mom, cov=cov, support=support)
+        if "sumcross" in ev and mom.count >= 2 and mean.ndim == 1:
+            cov = covariance(mean * mom.count, ev["sumcross"], mom.count)
+    shape = mean.shape
+    if "ks" in ev:
+        ks_raw = np.atleast_1d(np.asarray(ev["ks"], dtype=np.float64))
+    else:
+        ks_raw = np.arange(shape[-1], dtype=np.float64)
+    try:
+        ks = np.broadcast_to(ks_raw, shape).ravel()
+    except ValueError:
+        raise EvidenceError(
+            f"point {point}: ks has shape {ks_raw.shape}, measured {shape}"
+        ) from None
+    if mom is not None and mean.ndim > 1:
+        mom = Moments(mean=mom.mean.ravel(), sd=mom.sd.ravel(), se=mom.se.ravel(),
+                      count=mom.count)
+    return Measure(ks=ks, mean=mean.ravel(), mom=mom, shape=shape, ks_raw=ks_raw, cov=cov,
+                   support=support)
 
 
 def _vector(ev: Mapping[str, np.ndarray], key: str, shape: tuple[int, ...], point: int):
+    """Evidence ``key`` broadcast to the measured shape, flattened."""
     if key not in ev:
         raise EvidenceError(f"point {point}: evidence lacks {key!r}")
     arr = np.asarray(ev[key], dtype=np.float64)
     try:
-        return np.broadcast_to(arr, shape).astype(np.float64)
+        return np.broadcast_to(arr, shape).astype(np.float64).ravel()
     except ValueError:
         raise EvidenceError(
             f"point {point}: {key!r} has shape {arr.shape}, measured {shape}"
         ) from None
 
 
-def _where(point: int, k: float, scalar: bool) -> str:
-    return f"point {point}" if scalar else f"K={g(k)}, point {point}"
+def _where(point: int, k: float, scalar: bool, entry: str = "") -> str:
+    return (f"point {point}" if scalar else f"K={g(k)}, point {point}") + entry
 
 
 # ---------------------------------------------------------------------------------------
@@ -168,10 +188,20 @@ def bound_family(
     pt = np.concatenate([np.full(x.mean.size, i) for i, x in enumerate(ms)])
     kk = np.concatenate([x.ks for x in ms])
     scalar = all(x.mean.size == 1 for x in ms)
+    local = np.concatenate([np.arange(x.mean.size) for x in ms])
+
+    def where(j: int) -> str:
+        shape = ms[int(pt[j])].shape
+        entry = ""
+        if len(shape) > 1:
+            idx = np.unravel_index(int(local[j]), shape)[:-1]
+            entry = f", entry {tuple(int(i) for i in idx)}"
+        return _where(int(pt[j]), kk[j], scalar, entry)
+
     for arr, what in ((m, "measured value"), (b, name)):
         if np.isnan(arr).any():
             j = int(np.flatnonzero(np.isnan(arr))[0])
-            raise EvidenceError(f"NaN {what} at {_where(int(pt[j]), kk[j], scalar)}")
+            raise EvidenceError(f"NaN {what} at {where(j)}")
     # Margin: smallest bound/measured (upper) or measured/bound (lower).
     with np.errstate(divide="ignore", invalid="ignore"):
         num, den = (b, m) if upper else (m, b)
@@ -191,14 +221,14 @@ def bound_family(
             verdict = Verdict.HOLDS if not bad.any() else Verdict.VIOLATED
             j = _worst(m, b, upper)
             rel = _ratio_text(m[j], b[j], "measured", name)
-            where = _where(int(pt[j]), kk[j], scalar)
+            loc = where(j)
             if verdict is Verdict.HOLDS:
-                detail = f"{'max' if upper else 'min'} {rel} at {where}"
+                detail = f"{'max' if upper else 'min'} {rel} at {loc}"
             else:
                 side = "above" if upper else "below"
                 detail = (
-                    f"measured is {side} the {name} at {int(bad.sum())} of {bad.size} points;"
-                    f" {rel} at {where}"
+                    f"measured is {side} the {name} at {int(bad.sum())} of {bad.size}"
+                    f" comparisons; {rel} at {loc}"
                 )
             return Family(verdict, margin, detail, lo_list, hi_list)
         alpha = bonferroni(check.confidence, m.size)
@@ -218,9 +248,9 @@ def bound_family(
             lim = "lower" if upper else "upper"
             detail = (
                 f"the {lim} {level} limit is on the wrong side of the {name} at "
-                f"{int(proven.sum())} of {m.size} points; "
+                f"{int(proven.sum())} of {m.size} comparisons; "
                 f"{_ratio_text(far[j], b[j], lim + ' limit', name)} at "
-                f"{_where(int(pt[j]), kk[j], scalar)} (n={n_rep})"
+                f"{where(j)} (n={n_rep})"
             )
         elif not unsafe.any():
             verdict = Verdict.HOLDS
@@ -229,15 +259,15 @@ def bound_family(
             detail = (
                 f"the {lim} {level} limit respects the {name} everywhere; "
                 f"{'max' if upper else 'min'} {_ratio_text(near[j], b[j], lim + ' limit', name)}"
-                f" at {_where(int(pt[j]), kk[j], scalar)} (n={n_rep})"
+                f" at {where(j)} (n={n_rep})"
             )
         else:
             verdict = Verdict.INCONCLUSIVE
             j = _worst(m, b, upper)
             detail = (
                 f"the {level} interval straddles the {name} at {int(unsafe.sum())} of "
-                f"{m.size} points; {_ratio_text(m[j], b[j], 'mean', name)} at "
-                f"{_where(int(pt[j]), kk[j], scalar)} (n={n_rep}): more replicas may decide"
+                f"{m.size} comparisons; {_ratio_text(m[j], b[j], 'mean', name)} at "
+                f"{where(j)} (n={n_rep}): more replicas may decide"
             )
         return Family(verdict, margin, detail, lo_list, hi_list)
 
@@ -290,6 +320,8 @@ def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping]) -> li
     alpha = bonferroni(check.confidence, n_fits)
     fits = []
     for i, (mz, ev) in enumerate(zip(ms, evs, strict=True)):
+        if len(mz.shape) != 1:
+            raise EvidenceError(f"point {i}: a rate curve must be 1-d, got shape {mz.shape}")
         mask = np.ones(mz.mean.size, dtype=bool)
         if "fit_mask" in ev:
             mask &= np.broadcast_to(np.asarray(ev["fit_mask"], dtype=bool), mask.shape)
@@ -434,7 +466,7 @@ def identity_verdict(
             lim_txt = ""
             v = None
         elif "target" in ev and mz is not None:
-            target = _vector(ev, "target", mz.mean.shape, i)
+            target = _vector(ev, "target", mz.shape, i)
             r_arr = np.abs(mz.mean - target)
             lim_txt = ""
             v = None
@@ -498,7 +530,7 @@ def evaluate(
         for i, mz in enumerate(ms):
             d = base(i)
             if mz is not None:
-                d.update(ks=mz.ks, mean=mz.mean)
+                d.update(ks=mz.ks_raw, mean=mz.unflat(mz.mean))
             points.append(d)
         return Evaluation(verdict, margin, detail, points)
 
@@ -507,27 +539,27 @@ def evaluate(
     def add_points(lo: Sequence[np.ndarray] | None = None, hi=None) -> None:
         for i, mz in enumerate(ms):
             d = base(i)
-            d.update(ks=mz.ks, mean=mz.mean)
+            d.update(ks=mz.ks_raw, mean=mz.unflat(mz.mean))
             if mz.mom is not None:
-                d.update(sd=mz.mom.sd, count=np.asarray(mz.mom.count))
-            d["lo"] = lo[i] if lo is not None else mz.mean
-            d["hi"] = hi[i] if hi is not None else mz.mean
+                d.update(sd=mz.unflat(mz.mom.sd), count=np.asarray(mz.mom.count))
+            d["lo"] = mz.unflat(lo[i] if lo is not None else mz.mean)
+            d["hi"] = mz.unflat(hi[i] if hi is not None else mz.mean)
             points.append(d)
 
     if kind in (CheckKind.BOUND_HOLDS, CheckKind.LOWER_BOUND):
-        bounds = [_vector(ev, "bound", mz.mean.shape, i)
+        bounds = [_vector(ev, "bound", mz.shape, i)
                   for i, (mz, ev) in enumerate(zip(ms, evidence, strict=True))]
         fam = bound_family(check, ms, bounds, upper=kind is CheckKind.BOUND_HOLDS, name="bound")
         add_points(fam.lo, fam.hi)
-        for d, b in zip(points, bounds, strict=True):
-            d["bound"] = b
+        for d, b, mz in zip(points, bounds, ms, strict=True):
+            d["bound"] = mz.unflat(b)
         return Evaluation(fam.verdict, fam.margin, fam.detail, points)
 
     if kind is CheckKind.ERRATUM:
         fams: dict[str, Family] = {}
         all_bounds: dict[str, list[np.ndarray]] = {}
         for key in ("bound_printed", "bound_corrected"):
-            all_bounds[key] = [_vector(ev, key, mz.mean.shape, i)
+            all_bounds[key] = [_vector(ev, key, mz.shape, i)
                                for i, (mz, ev) in enumerate(zip(ms, evidence, strict=True))]
             fams[key] = bound_family(
                 check, ms, all_bounds[key], upper=True, name=key.replace("bound_", "") + " bound"
@@ -545,8 +577,8 @@ def evaluate(
         )
         add_points(printed.lo, printed.hi)
         for i, d in enumerate(points):
-            d["bound_printed"] = all_bounds["bound_printed"][i]
-            d["bound_corrected"] = all_bounds["bound_corrected"][i]
+            d["bound_printed"] = ms[i].unflat(all_bounds["bound_printed"][i])
+            d["bound_corrected"] = ms[i].unflat(all_bounds["bound_corrected"][i])
         return Evaluation(verdict, printed.margin, detail, points)
 
     if kind is CheckKind.RATE:

@@ -1,6 +1,8 @@
 """The tidy results table and atomic saving and loading of outcomes.
 
-One row per check, grid point and recorded K, with provenance columns. Scalar evidence
+One row per check, grid point and recorded K, with provenance columns; evidence with several
+axes, e.g. (agents, K), gives one row per entry, and ``entry`` holds the index over the
+leading axes as JSON (e.g. ``[3]`` for agent 3). Scalar evidence
 (scaling costs, identity residuals) gives one row per grid point with an empty ``k``.
 Checks that produced no evidence (ERROR) give one row with empty values.
 """
@@ -24,7 +26,7 @@ from pflbounds.checking.kinds import CheckKind
 from pflbounds.checking.outcome import Outcome
 
 COLUMNS = (
-    "check_id", "kind", "point", "params", "k", "measured", "lo", "hi", "bound",
+    "check_id", "kind", "point", "params", "entry", "k", "measured", "lo", "hi", "bound",
     "bound_printed", "bound_corrected", "verdict", "expected", "version", "seed",
     "config_hash", "time",
 )
@@ -34,13 +36,17 @@ CSV_FILE = "results.csv"
 TABLE_FILE = "results.json"
 
 
-def _col(p: dict[str, Any], key: str, n: int) -> list[float | None]:
+def _col(p: dict[str, Any], key: str, shape: tuple[int, ...]) -> list[float | None]:
+    """Evidence ``key`` broadcast to ``shape`` and flattened (None when absent)."""
+    n = int(np.prod(shape))
     if key not in p:
         return [None] * n
-    arr = np.asarray(p[key], dtype=np.float64).ravel()
-    if arr.size == 1 and n > 1:
-        arr = np.full(n, arr[0])
-    return [float(v) for v in arr] if arr.size == n else [None] * n
+    arr = np.asarray(p[key], dtype=np.float64)
+    try:
+        arr = np.broadcast_to(arr, shape).ravel()
+    except ValueError:
+        return [None] * n
+    return [float(v) for v in arr]
 
 
 def results_rows(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
@@ -63,17 +69,22 @@ def results_rows(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
                              "hi": r, "bound": o.config.get("tolerance")})
                 continue
             mean = np.atleast_1d(np.asarray(p.get("mean", []), dtype=np.float64))
+            shape = mean.shape
             n = mean.size
             scalar = o.kind is CheckKind.SCALING or "ks" not in p
-            ks = [None] * n if scalar else _col(p, "ks", n)
+            ks = [None] * n if scalar else _col(p, "ks", shape)
             bound_key = "target" if o.kind is CheckKind.IDENTITY else "bound"
             cols = {
-                "measured": _col(p, "mean", n), "lo": _col(p, "lo", n), "hi": _col(p, "hi", n),
-                "bound": _col(p, bound_key, n), "bound_printed": _col(p, "bound_printed", n),
-                "bound_corrected": _col(p, "bound_corrected", n),
+                "measured": _col(p, "mean", shape), "lo": _col(p, "lo", shape),
+                "hi": _col(p, "hi", shape), "bound": _col(p, bound_key, shape),
+                "bound_printed": _col(p, "bound_printed", shape),
+                "bound_corrected": _col(p, "bound_corrected", shape),
             }
             for j in range(n):
                 row = {**dict.fromkeys(COLUMNS), **base, "k": ks[j]}
+                if len(shape) > 1:
+                    idx = np.unravel_index(j, shape)[:-1]
+                    row["entry"] = json.dumps([int(i) for i in idx])
                 row.update({c: v[j] for c, v in cols.items()})
                 rows.append(row)
     return rows

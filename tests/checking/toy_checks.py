@@ -84,6 +84,21 @@ def mc_probability(params: Mapping[str, Any], n: int, ss: np.random.SeedSequence
     return {**mc_block(hits), "bound": np.array(params["b"]), "support": np.array([0.0, 1.0])}
 
 
+def agents(params: Mapping[str, Any], n: int, ss: np.random.SeedSequence) -> dict:
+    """Per-agent curves, shape (4 agents, K): E = a*theta/k for agent a = 1..4; bound
+    c*a*theta/k, divided by 10 for agent ``bad`` (when given). Exact or Monte Carlo."""
+    a = np.arange(1.0, 5.0)[:, None]
+    mean = a * THETA / KS
+    bound = params["c"] * a * THETA / KS
+    if "bad" in params:
+        bound[params["bad"]] /= 10.0
+    if not params.get("mc"):
+        return {"ks": KS, "mean": mean, "bound": bound}
+    rng = np.random.default_rng(ss)
+    samples = mean + SIGMA * rng.standard_normal((n, *mean.shape))
+    return {"ks": KS, "samples": samples, "bound": bound}
+
+
 def boom(params: Mapping[str, Any], n: int, ss: np.random.SeedSequence) -> dict:
     """Always fails."""
     raise ValueError("boom at the toy simulation")
@@ -145,6 +160,11 @@ CHECKS: list[Check] = [
        [{"c_printed": 2.0, "c_corrected": 3.0}], **MC),
     # probabilities with a known support
     _c("mc_probability", B, H, mc_probability, [{"q": 0.0, "b": 0.01}], **MC),
+    # per-agent evidence with shape (agents, K)
+    _c("agents", B, H, agents, [{"c": 2.0}]),
+    _c("agents_bad", B, V, agents, [{"c": 2.0}, {"c": 2.0, "bad": 2}]),
+    _c("mc_agents", B, H, agents, [{"c": 3.0, "mc": True}], **MC),
+    _c("mc_agents_bad", B, V, agents, [{"c": 3.0, "mc": True, "bad": 2}], **MC),
     # errors
     _c("boom", B, Verdict.ERROR, boom, [{}]),
 ]
