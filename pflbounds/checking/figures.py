@@ -1,7 +1,8 @@
 """Default figure specs of outcomes, as plain dicts the report renders.
 
 A figure is ``{"kind": "curves"|"scaling"|"bars", "title", "xlabel", "ylabel", "logx", "logy",
-"series": [...]}`` and a series is ``{"label", "x", "y", "lo", "hi", "style"}`` with style one
+"series": [...]}`` (plus optional ``caption`` and ``annotations``, a list of short text lines)
+and a series is ``{"label", "x", "y", "lo", "hi", "style"}`` with style one
 of :data:`STYLES`. ``lo`` and ``hi`` are None when there is no band. Arrays are plain lists.
 """
 
@@ -164,12 +165,25 @@ def rate_figures(outcome: Outcome) -> list[dict[str, Any]]:
             level = f["intercept"] + f["slope"] * anchor
             ref = np.exp(level + pred_slope * (x - anchor))
             extra.append(series(f"fit {f['estimate']:.3g} (point {point})", k, fitted, "fit"))
+            fig.setdefault("annotations", []).append(_fit_note(f, f"point {point}"))
             extra.append(series(f"predicted {f['predicted']:.3g} (point {point})", k, ref,
                                 "reference"))
         fig["series"].extend(extra)
         fig["logy"] = True
         fig["logx"] = outcome.fits[0]["axis"] != "semilog" if outcome.fits else fig["logx"]
     return figs
+
+
+def _fit_note(f: dict[str, Any], where: str) -> str:
+    """One line: estimate, interval (when any) and prediction of a fit."""
+    what = "factor" if f.get("axis") == "semilog" else "slope"
+    est = f.get("estimate", math.nan)
+    ci = ""
+    if f.get("se", 0.0) and math.isfinite(f.get("lo", math.nan)):
+        ci = f" [{f['lo']:.3g}, {f['hi']:.3g}]"
+    head = f"{where}: " if where else ""
+    return (f"{head}{what} {est:.4g}{ci}, predicted {f['predicted']:.4g}"
+            f" ± {f['tolerance']:.3g}")
 
 
 def scaling_figures(outcome: Outcome) -> list[dict[str, Any]]:
@@ -195,6 +209,7 @@ def scaling_figures(outcome: Outcome) -> list[dict[str, Any]]:
         fig = figure("scaling", title, str(f.get("x_param", "x")), "cost", items,
                      logx=True, logy=True)
         fig["caption"] = f"group {f['group']}"
+        fig["annotations"] = [_fit_note(f, "")]
         figs.append(fig)
     return figs
 

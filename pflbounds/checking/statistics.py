@@ -13,6 +13,8 @@ Conventions
   are widened to cover the Wilson score limits computed with the largest variance a variable
   in ``[a, b]`` with that mean can have. This keeps a sample of all zeros from producing a
   zero-width interval.
+* An infinite sample mean (some replica diverged to +-inf) gives the limits ``lo = hi =
+  mean``: a diverging run violates every finite upper bound.
 * Slopes are ordinary least-squares fits. Their standard error propagates the Monte Carlo
   covariance of the fitted values (delta method for ``log mean``); it measures sampling noise
   only. The estimand is thus the slope the exact engine would report, and misfit of the
@@ -63,7 +65,8 @@ def covariance(total: np.ndarray, total_cross: np.ndarray, count: float) -> np.n
     """Sample covariance matrix across recorded points from ``sum`` and ``sumcross``."""
     n = float(count)
     mean = np.asarray(total, dtype=np.float64) / n
-    cov = (np.asarray(total_cross, dtype=np.float64) - n * np.outer(mean, mean)) / (n - 1.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        cov = (np.asarray(total_cross, dtype=np.float64) - n * np.outer(mean, mean)) / (n - 1.0)
     return cov
 
 
@@ -94,6 +97,10 @@ def one_sided_limits(
         half = q * m.se
         lo = np.where(np.isfinite(half), m.mean - half, -np.inf)
         hi = np.where(np.isfinite(half), m.mean + half, np.inf)
+    # An infinite sample mean (a replica diverged) is taken at face value.
+    inf = np.isinf(m.mean)
+    lo = np.where(inf, m.mean, lo)
+    hi = np.where(inf, m.mean, hi)
     if support is not None:
         wlo, whi = wilson_limits(m.mean, m.count, alpha, support)
         lo = np.minimum(lo, wlo)

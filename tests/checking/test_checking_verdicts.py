@@ -101,6 +101,15 @@ def test_bonferroni_changes_the_decision():
     assert verdict(c, mc(0.0, 1.0, n, -10 * se, m_points=1000)).verdict is Verdict.VIOLATED
 
 
+def test_monte_carlo_divergence_violates_a_finite_bound():
+    x = np.ones((100, 3))
+    x[7, 2] = np.inf  # one replica diverged at the last K
+    c = check(engine="mc", replicas=100)
+    ev = verdict(c, {**mc_block(x), "bound": np.full(3, 10.0)})
+    assert ev.verdict is Verdict.VIOLATED
+    assert ev.points[0]["hi"][2] == np.inf and ev.points[0]["hi"][0] < 10.0
+
+
 def test_monte_carlo_lower_bound_mirror():
     n = 10000
     c = check(CheckKind.LOWER_BOUND, engine="mc", replicas=n)
