@@ -17,6 +17,9 @@ Sinkhorn-normalised Lambda for N <= 1000; for N = 10000 the circulant 5-NN ring 
 11 nonzeros per row, W = Lambda Lambda^T with 21), stored sparse.
 
 Run:  python benchmarks/bench_collaborative.py [--quick]
+
+On a machine whose cores are busy with other work, OPENBLAS_NUM_THREADS=1 gives steadier
+figures (a spinning BLAS thread pool competes for the busy core).
 """
 
 from __future__ import annotations

@@ -165,6 +165,19 @@ class LinearRegressionFamily:
         """L / mu."""
         return self.L / self.mu
 
+    @property
+    def sigma2(self) -> float:
+        """Not defined: Assumption 1 fails globally here (digest section 8 #25).
+
+        Raises AttributeError (so ``hasattr(problem, "sigma2")`` is False); the exact
+        variance at given points is :meth:`noise_variance`.
+        """
+        raise AttributeError(
+            "sigma2 is undefined for random-design least squares: the gradient-noise variance "
+            "grows like ||x||^2 (Assumption 1 fails globally, even2022 digest section 8 #25); "
+            "use noise_variance(X) for the exact value at given points"
+        )
+
     def _Sigma_apply(self, V: np.ndarray) -> np.ndarray:
         """Sigma_i v_i for V of shape (..., N, d)."""
         if self.diagonal:

@@ -53,6 +53,9 @@ def test_excess_identity_and_noise_variance():
     # Assumption 1 fails: the variance grows like ||x||^2
     v_far = F.noise_variance(100 * X)
     assert np.all(v_far > 1000 * F.noise_variance(X))
+    assert not hasattr(F, "sigma2")
+    with pytest.raises(AttributeError, match="Assumption 1"):
+        _ = F.sigma2
 
 
 def test_paper_constructors():
