@@ -32,6 +32,8 @@ from pflbounds.reporting.model import (
 
 __all__ = ["build_document", "format_margin", "format_replicas"]
 
+_MAX_LISTED = 12  # unexpected verdicts listed by name on the title page
+
 _FORM_LABELS = {"printed": "Printed", "explicit": "Explicit", "corrected": "Corrected"}
 
 # Page setup and helper functions used by the generated body.
@@ -58,12 +60,20 @@ _PREAMBLE = r"""
   #sym.arrow.r.double expected #expected
 ]
 #let muted(body) = text(size: 8.5pt, fill: luma(90), body)
-#let fitmath(body) = layout(size => {
-  let w = measure(body).width
-  if w > size.width {
+// A display equation that fits the text width: shrunk a little if slightly too wide,
+// otherwise set as a display-style inline equation, which Typst breaks at + and relations.
+#let fitmath(eq) = layout(size => {
+  let w = measure(eq).width
+  if w <= size.width { eq }
+  else if w <= size.width * 1.25 {
     let r = size.width / w * 100%
-    scale(x: r, y: r, reflow: true, body)
-  } else { body }
+    scale(x: r, y: r, reflow: true, eq)
+  } else {
+    set par(justify: false, leading: 0.9em)
+    set text(top-edge: "bounds", bottom-edge: "bounds")
+    set align(left)
+    math.equation(block: false, math.display(eq.body))
+  }
 })
 #let form(label, eq, note: none, hidden: ()) = block(breakable: false, above: 0.9em, below: 0.9em)[
   #grid(
@@ -103,6 +113,11 @@ def format_replicas(replicas: int | None) -> str:
 def _count(n: int, singular: str, plural: str | None = None) -> str:
     """``1 check``, ``3 checks``."""
     return f"{n} {singular if n == 1 else (plural or singular + 's')}"
+
+
+def _header(*cols: str) -> str:
+    """A repeated, bold table header row."""
+    return "table.header(" + ", ".join(f"[*{escape_markup(c)}*]" for c in cols) + ")"
 
 
 def _s(text: str) -> str:
@@ -167,9 +182,9 @@ class _Writer:
             "#show heading: set block(above: 1.3em, below: 0.7em)",
             "#show heading: set text(hyphenate: false)",
             "#set table(stroke: 0.4pt + luma(175), inset: (x: 4pt, y: 3.5pt))",
-            '#show table.cell.where(y: 0): set text(weight: "bold")',
             "#show table: set text(size: 8.5pt)",
             "#show table: set par(justify: false)",
+            "#set table.cell(breakable: false)",
             "#show figure.caption: set text(size: 8.5pt)",
             "#show figure: set block(breakable: false)",
             '#set page(paper: "a4", margin: (x: 2cm, top: 2.2cm, bottom: 2.2cm),',
@@ -239,11 +254,20 @@ class _Writer:
                 f"{'differs' if len(unexpected) == 1 else 'differ'} from the expected verdict:]",
                 "",
             )
-            for _, v in unexpected:
+            shown = unexpected[:_MAX_LISTED]
+            self.add("#table(columns: (1fr, auto, auto), stroke: none, inset: 2pt,")
+            for _, v in shown:
                 self.add(
-                    f"- {_ident(v.check_id)}: {_badge(v.verdict)} (expected {_badge(v.expected)})"
+                    f"  [{_ident(v.check_id)}], [{_badge(v.verdict)}], "
+                    f"[expected {_badge(v.expected)}],"
                 )
-            self.add("")
+            self.add(")", "")
+            if len(unexpected) > len(shown):
+                self.add(
+                    f"… and {len(unexpected) - len(shown)} more: see the "
+                    "#link(<overview>)[overview of verdicts].",
+                    "",
+                )
         elif rows:
             self.add("Every verdict matches its expected verdict.", "")
         for s in self.report.sections:
@@ -273,7 +297,7 @@ class _Writer:
             "#table(",
             "  columns: (1.15fr, 1fr, auto, auto, auto, auto),",
             "  align: (left, left, left, left, right, right),",
-            "  table.header[Check][Result (form)][Kind][Verdict][Margin][Replicas],",
+            "  " + _header("Check", "Result (form)", "Kind", "Verdict", "Margin", "Replicas") + ",",
         )
         for section in self.report.sections:
             self.add(
@@ -309,7 +333,7 @@ class _Writer:
         )
         if s.assumptions:
             self.add("== Assumptions", "", "#table(", "  columns: (auto, auto, 1fr),")
-            self.add("  table.header[ID][Name][Statement],")
+            self.add("  " + _header("ID", "Name", "Statement") + ",")
             for a in s.assumptions:
                 self.add(f"  [{_ident(a.id)}], {_m(a.name)}, {_m(a.statement)},")
             self.add(")", "")
@@ -373,7 +397,7 @@ class _Writer:
             "#table(",
             "  columns: (1.6fr, auto, auto, auto, auto),",
             "  align: (left, left, left, right, right),",
-            "  table.header[Check][Kind][Verdict][Margin][Replicas],",
+            "  " + _header("Check", "Kind", "Verdict", "Margin", "Replicas") + ",",
         )
         for v in s.verdicts:
             check = (
@@ -468,7 +492,7 @@ class _Writer:
                 "#table(",
                 "  columns: (1.4fr, auto, 1fr),",
                 "  align: (left, right, left),",
-                "  table.header[Check][Seed][Config hash],",
+                "  " + _header("Check", "Seed", "Config hash") + ",",
             )
             for r in prov.rows:
                 seed = "—" if r.seed is None else str(r.seed)

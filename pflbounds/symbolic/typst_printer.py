@@ -17,8 +17,10 @@ apply, so that the names used across pflbounds render conventionally:
 
 * a Greek name becomes the Greek letter (``mu`` -> μ, ``Delta`` -> Δ, ``eps`` -> ε,
   ``lamda`` -> λ);
-* trailing digits become a subscript (``Delta0`` -> Δ₀, ``F0`` -> F₀), except a trailing
-  ``2`` on a Greek name, which is a square (``sigma2`` -> σ², ``nu2`` -> ν², ``Delta2`` -> Δ²);
+* trailing digits on a single letter or a Greek name become a subscript (``Delta0`` -> Δ₀,
+  ``F0`` -> F₀), except a trailing ``2`` on a Greek name, which is a square (``sigma2`` ->
+  σ², ``nu2`` -> ν², ``Delta2`` -> Δ²); a longer Latin name keeps its digits
+  (``SumLam2`` -> "SumLam2");
 * each ``_part`` becomes a subscript; parts are joined by commas (``Delta0_i`` -> Δ_(0,i)).
   A part made only of index letters ``i j k l m n`` is printed as italic indices
   (``b_ij`` -> b_(i j)); ``star`` becomes a superscript ``*`` (``D_star`` -> D^*); ``hat``,
@@ -27,6 +29,19 @@ apply, so that the names used across pflbounds render conventionally:
 * a multi-letter base that is not Greek is quoted upright text (``BiasSum`` -> "BiasSum");
 * a name with characters outside ``[A-Za-z0-9_]`` is printed as one quoted string with Typst
   escapes, so no name can inject Typst code.
+
+Layout choices
+--------------
+* products are juxtaposed (``2 K mu``), with ``dot`` before a factor that starts with a
+  number; negative powers become ``frac(a, b)``;
+* sums lead with a positive term (``1 - eta mu``);
+* inside superscripts fractions are written inline with a slash (``e^(-K mu\\/(2 L))``),
+  since stacked fractions there are too small to read; an exponent longer than
+  ``exp_inline_max`` characters, or holding a min/max/log/sum, prints as ``exp(...)``;
+* ``Heaviside(a - b)`` prints as the indicator ``bb(1)_(a >= b)``; with ``H0 = 0``
+  (``Heaviside(a - b, 0)``) the inequality is strict, ``bb(1)_(a > b)``;
+* ``Min``/``Max`` print as ``min(...)``/``max(...)``, ``log`` as ``ln``, ``Abs`` as
+  ``abs``, ``Piecewise`` as ``cases``.
 
 Hidden constants
 ----------------
@@ -249,11 +264,16 @@ class TypstPrinter(Printer):
         return self.parenthesize(item, PRECEDENCE["Mul"])
 
     def _join_factors(self, parts: list[str]) -> str:
+        """Juxtapose factors; a factor starting with a digit or sign gets a ``dot``.
+
+        Typst prints ``2 3`` as "23" and ``x 2`` as "x2", so numbers after the first factor
+        need an explicit operator.
+        """
         out = ""
         for s in parts:
             if not out:
                 out = s
-            elif s[:1].isdigit() or s[:1] in ".-" or (out[-1:].isdigit() and s[:1].isdigit()):
+            elif s[:1].isdigit() or s[:1] in ".-":
                 out += " dot " + s
             else:
                 out += " " + s
@@ -596,6 +616,20 @@ class TypstPrinter(Printer):
         if name in _TYPST_OPERATORS:
             return f"{name}({args})"
         return _apply(symbol_to_typst(name, self._settings["symbol_names"]), args)
+
+    def _print_gamma(self, expr: Any) -> str:
+        return f"Gamma({self._print(expr.args[0])})"
+
+    def _print_Derivative(self, expr: Any) -> str:
+        """``frac(d, d x) f``; partial derivatives (``partial``) for several variables."""
+        op = "partial" if len(expr.variable_count) > 1 or len(expr.free_symbols) > 1 else "d"
+        total = sum(int(n) for _, n in expr.variable_count)
+        den = " ".join(
+            f"{op} {self._print(v)}" + (f"^{_group(self._print(n))}" if n != 1 else "")
+            for v, n in expr.variable_count
+        )
+        num = op if total == 1 else f"{op}^{_group(str(total))}"
+        return f"frac({num}, {den}) {self.parenthesize(expr.expr, PRECEDENCE['Mul'])}"
 
     def _print_Lambda(self, expr: Any) -> str:
         sig = ", ".join(self._print(a) for a in expr.signature)

@@ -147,3 +147,48 @@ def test_empty_report_compiles(tmp_path: Path) -> None:
     pdf = write_report(Report(title="Empty"), tmp_path / "empty.pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
     assert not (tmp_path / "figures").exists()
+
+
+def test_long_formula_and_many_rows(tmp_path: Path) -> None:
+    import sympy as sp
+
+    from pflbounds.reporting import ResultBlock, VerdictRow
+
+    report = make_sample_report()
+    xs = sp.symbols("x1:25")
+    long_sum = sum(sp.Symbol(f"a_{k}") * x**2 / (1 + x) for k, x in enumerate(xs))
+    report.sections[0].results.append(
+        ResultBlock(
+            "even2022.long",
+            "Long",
+            "identity",
+            "x",
+            forms=[FormBlock("printed", typst_math(long_sum))],
+        )
+    )
+    for k in range(40):
+        report.sections[0].verdicts.append(
+            VerdictRow(
+                f"even2022.many.check_{k}",
+                "t",
+                "identity",
+                "even2022.long",
+                "printed",
+                "HOLDS",
+                "HOLDS",
+                True,
+                margin=1.0 + k,
+                config_hash=f"h{k}",
+            )  # fmt: skip
+        )
+    pdf = write_report(report, tmp_path / "long.pdf")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert len(render_pages_png(pdf, tmp_path / "png", ppi=20)) >= 7
+
+
+def test_output_is_reproducible(tmp_path: Path) -> None:
+    a = write_report(make_sample_report(), tmp_path / "a" / "r.pdf")
+    b = write_report(make_sample_report(), tmp_path / "b" / "r.pdf")
+    assert a.read_bytes() == b.read_bytes()
+    for svg in (a.parent / "figures").glob("*.svg"):
+        assert svg.read_bytes() == (b.parent / "figures" / svg.name).read_bytes()

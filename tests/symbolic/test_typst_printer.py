@@ -185,6 +185,9 @@ def test_typst_string_escapes() -> None:
             "sum_(j = 1)^N sum_(i = 1)^N lambda_(i j)^2",
         ),
         (sp.Matrix([[1, x], [y, 2]]), "mat(1, x; y, 2)"),
+        (sp.gamma(x), "Gamma(x)"),
+        (sp.Function("f")(x).diff(x), "frac(d, d x) f(x)"),
+        (sp.Function("f")(x, y).diff(x, 2, y), "frac(partial^3, partial x^2 partial y) f(x, y)"),
     ],
 )
 def test_expressions(expr: sp.Basic, expected: str) -> None:
