@@ -211,7 +211,8 @@ class GaussianMeans:
 
     # ------------------------------------------------------------------ oracles
     def excess(self, X: np.ndarray) -> np.ndarray:
-        """f_i(x_i) - f_i^* = 1/2 ||x_i - mu_{m(i)}||^2, X (..., N, d) -> (..., N)."""
+        """f_i(x_i) - f_i^* = 1/2 ||x_i - mu_{m(i)}||^2, X (..., N, d) -> (..., N)
+        (even2022 digest P13)."""
         E = np.asarray(X, dtype=np.float64) - self.m
         return 0.5 * np.einsum("...c,...c->...", E, E)
 
@@ -229,7 +230,7 @@ class GaussianMeans:
         return self.sample(R, rng)
 
     def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Stochastic gradient x_i - xi_i, shape (R, N, d)."""
+        """Stochastic gradient grad ell(x_i, xi_i) = x_i - xi_i, shape (R, N, d) (digest P13)."""
         X = np.asarray(X, dtype=np.float64)
         return X - self.sample(X.shape[0], rng)
 

@@ -224,7 +224,7 @@ class HardInstanceA:
 
     # ------------------------------------------------------------------ oracles
     def excess(self, X: np.ndarray) -> np.ndarray:
-        """f_j(x_j) - f_j^* = 1/2 ||x_j - m_j||^2, X (..., N, d) -> (..., N)."""
+        """f_j(x_j) - f_j^* = 1/2 ||x_j - m_j||^2, X (..., N, d) -> (..., N) (digest 5.3)."""
         E = np.asarray(X, dtype=np.float64) - self.m
         return 0.5 * np.einsum("...c,...c->...", E, E)
 
@@ -247,7 +247,7 @@ class HardInstanceA:
         return self.sample(R, rng)
 
     def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Stochastic gradient x_j - xi_j, shape (R, N, d)."""
+        """Stochastic gradient grad ell(x_j, xi_j) = x_j - xi_j, shape (R, N, d) (digest 5.3)."""
         X = np.asarray(X, dtype=np.float64)
         return X - self.sample(X.shape[0], rng)
 

@@ -167,7 +167,8 @@ class QuadraticFamily:
 
     # ------------------------------------------------------------------ function values
     def excess(self, X: np.ndarray) -> np.ndarray:
-        """f_j(x_j) - f_j^* = 1/2 ||x_j - m_j||_H^2 for X of shape (..., N, d) -> (..., N)."""
+        """f_j(x_j) - f_j^* = 1/2 ||x_j - m_j||_H^2 for X of shape (..., N, d) -> (..., N)
+        (even2022 digest section 7, family Q)."""
         E = np.asarray(X, dtype=np.float64) - self.m
         return 0.5 * np.einsum("...c,c,...c->...", E, self.h, E)
 
@@ -182,7 +183,7 @@ class QuadraticFamily:
 
     # ------------------------------------------------------------------ oracles
     def exact_grad(self, X: np.ndarray) -> np.ndarray:
-        """grad f_j(x_j) = H (x_j - m_j) for X of shape (..., N, d)."""
+        """grad f_j(x_j) = H (x_j - m_j) for X of shape (..., N, d) (even2022 digest section 7)."""
         return (np.asarray(X, dtype=np.float64) - self.m) * self.h
 
     def sample_noise(self, R: int, rng: np.random.Generator) -> np.ndarray:
@@ -190,7 +191,8 @@ class QuadraticFamily:
         return rng.standard_normal((R, self.N, self.d)) * np.sqrt(self.s)
 
     def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Stochastic gradients g_j(x_j) = H(x_j - m_j) + n_j for X (R, N, d) -> (R, N, d).
+        """Stochastic gradients g_j(x_j) = H(x_j - m_j) + n_j for X (R, N, d) -> (R, N, d)
+        (even2022 digest section 7 and Appendix A).
 
         Draws exactly what :meth:`sample_noise` draws, so a run with Lambda = I through
         AFO reproduces local SGD bitwise.

@@ -216,7 +216,7 @@ class LinearRegressionFamily:
         return self.excess(X) + self.f_star
 
     def exact_grad(self, X: np.ndarray) -> np.ndarray:
-        """grad f_i(x_i) = Sigma_i x_i - E[a b]."""
+        """grad f_i(x_i) = Sigma_i x_i - E[a b] (digest section 6, exact quantities)."""
         return self._Sigma_apply(np.asarray(X, dtype=np.float64)) - self.cross_moment
 
     def noise_variance(self, X: np.ndarray) -> np.ndarray:
@@ -264,7 +264,7 @@ class LinearRegressionFamily:
         return self.sample(R, rng)
 
     def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Stochastic gradient a_i (a_i^T x_i - b_i), shape (R, N, d)."""
+        """Stochastic gradient a_i (a_i^T x_i - b_i), shape (R, N, d) (even2022 Section 6)."""
         X = np.asarray(X, dtype=np.float64)
         A, bl = self.sample(X.shape[0], rng)
         resid = np.einsum("rnd,rnd->rn", A, X) - bl
