@@ -121,7 +121,7 @@ def units_of(symbols: set[sp.Symbol]) -> dict[sp.Symbol, Unit]:
 mu = constant("mu", "strong-convexity constant", "f/x^2", latex=r"\mu", typst="mu")
 L = constant("L", "smoothness constant", "f/x^2", latex="L", typst="L")
 sigma2 = constant(
-    "sigma2", "bound on the stochastic-gradient noise variance", "f^2/x^2",
+    "sigma2", "bound on the stochastic-gradient noise variance", "f^2/x^2", "nonnegative",
     latex=r"\sigma^2", typst="sigma^2",
 )
 eta = constant("eta", "step size", "x^2/f", latex=r"\eta", typst="eta")
