@@ -25,6 +25,7 @@ figures (a spinning BLAS thread pool competes for the busy core).
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -176,7 +177,8 @@ def run_benchmark(
 def format_table(rows: list[Row], d: int, R: int) -> str:
     """Markdown table of the measured throughputs."""
     out = [
-        f"d = {d}, R = {R} replicas; throughput in agent-steps per second",
+        f"d = {d}, R = {R} replicas; throughput in agent-steps per second; "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}",
         "",
         "| method | N | agent matrix | vectorised | Python loop | speed-up vs loop "
         "| matmul ceiling | % of ceiling | noise draw alone |",
