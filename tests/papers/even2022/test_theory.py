@@ -193,13 +193,17 @@ def test_corrected_complexities_are_never_below_the_printed_ones():
     assert np.all(evaluate(l6, "corrected", **w).value >= evaluate(l6, "printed", **w).value)
 
 
-def test_theorem2_proof_display_is_below_the_safe_form():
-    """Erratum 6: the proof's exp(-K/kappa) and missing '1 +' make it smaller than the fix."""
-    vals = dict(mu=1.0, L=4.0, sigma2=1.0, K=np.arange(2, 200), Delta0=1.0, V=0.5, B=0.01)
+def test_theorem2_proof_display_is_below_the_safe_form_when_log_a_is_small():
+    """Erratum 6: exp(-K/kappa) and ln A without '1 +' undercut the safe form for ln A < 1."""
+    K = np.arange(2, 400)
+    vals = dict(mu=1.0, L=4.0, sigma2=1.0, K=K, Delta0=1.0, V=0.5, B=0.01)  # A = K
     r = get("even2022.theorem2")
     proof = evaluate(r, "proof", **vals).value
     corrected = evaluate(r, "corrected", **vals).value
-    assert np.all(proof < corrected)
+    small = np.log(K) < 1
+    assert small.any() and np.all(proof[small] < corrected[small])
+    # for large K the proof's ln A exceeds (1 + ln A)/2 and the order flips
+    assert np.all(proof[K > 100] > corrected[K > 100])
 
 
 # ----------------------------------------------------------------------------- complexity
