@@ -76,7 +76,8 @@ CHECKS = [
         engine="exact", result_id="even2022.theorem1", form="explicit",
         description="Instance A (digest §5.3) with n0 agents identical to agent 0 and four far "
                     "ones; each method's K_eps at eps = delta^2/(36 d), best over 14 constant "
-                    "steps (conservatively rounded down), against K_LB = (d/3 ln(2/sqrt e) - ln 2)/(8.79 * 36 d eps N_eff)."),
+                    "steps (conservatively rounded down), against K_LB = (d/3 ln(2/sqrt e) "
+                    "- ln 2)/(8.79 * 36 d eps N_eff)."),
     Check(
         "even2022.P6_theory", "AFO's explicit upper bound stays above K_LB",
         CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p6_theory,
