@@ -405,3 +405,11 @@ def test_console_script_eval_and_error():
     assert bad.returncode == 2 and bad.stdout == ""
     lines = bad.stderr.strip().split("\n")
     assert len(lines) == 1 and "condition eta <= 1/(2*L)" in lines[0]
+
+
+def test_eval_multipart_form(capsys):
+    doc = run_json(capsys, "eval", "even2022.corollary2", "nu2=1", "d_eff=2", "Delta2=0.5",
+                   "eps=0.1", "L=2", "mu=1", "sigma2=1")
+    assert set(doc) == EVAL_KEYS
+    assert doc["value"] == {"S": 4.0, "C": 20.0, "KC": 20.0, "K": 2.0}
+    assert len(doc["hidden_constants"]) == 4
