@@ -793,6 +793,13 @@ def test_neps_thresholds_are_each_results_own():
     assert not np.array_equal(lb, afo) and not np.array_equal(afo, afa)
     assert np.all(afo <= afa) and np.all(afa <= lb)
 
+    # Theorem 1 [printed]: its own derivation counts b^2 <= 4 mu eps (evaluating the form
+    # from b is blocked by the input check, see test_theorem1_printed_from_bias_matrix)
+    (dv,) = [d for d in get("even2022.theorem1").derivations
+             if d.symbol == "Neps" and d.forms == ("printed",)]
+    np.testing.assert_array_equal(dv.func({"b": BMAT}, {"mu": mu, "eps": eps}), lb)
+    assert dv.per_agent and set(dv.uses) == {"mu", "eps"}
+
     for form, ref in (("printed", ref_thm2p2_printed), ("explicit", ref_thm2p2_explicit)):
         vals = dict(mu=mu, L=4.0, sigma2=1.0, eps=eps)
         if form == "explicit":
