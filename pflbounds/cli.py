@@ -69,7 +69,10 @@ def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.n
         raw = parse_assignments(list(items))
     except ParseError as e:
         raise CliError(str(e)) from None
-    matrices = {n: load_matrix(raw.pop(n)) for n in MATRIX_INPUTS if n in raw}
+    matrices = {
+        n: load_matrix(raw.pop(n)) for n in MATRIX_INPUTS
+        if n in raw and (Path(raw[n]).suffix in (".npy", ".csv", ".txt") or Path(raw[n]).exists())
+    }
     try:
         values = resolve_assignments(raw)
     except ParseError as e:
