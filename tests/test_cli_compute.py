@@ -173,9 +173,6 @@ def test_bias_file_gives_per_agent_counts(capsys, tmp_path, suffix):
     assert "Neps" in doc["derived"]
 
 
-@pytest.mark.xfail(strict=True, reason="cli.parse_inputs always treats b= as a matrix file, so "
-                   "the scalar input b of Lemma 4 cannot be given on the command line "
-                   "('b=0.3' gives: matrix file '0.3' does not exist)")
 def test_eval_scalar_b(capsys):
     doc = run_json(capsys, "eval", "even2022.lemma4", "b=0.3", "mu=1")
     assert doc["value"] == pytest.approx(0.045)
@@ -232,10 +229,6 @@ def test_condition_violation_is_one_line_and_status_2(capsys, argv, pieces):
         assert p in line, (p, line)
 
 
-@pytest.mark.xfail(strict=True, reason="evaluate.solve does not check the side conditions that "
-                   "do not involve the unknown: with eta = 0.3 > 1/(2L) every T is infeasible "
-                   "and it reports T = inf with exit status 0 instead of a HypothesisError "
-                   "naming eta <= 1/(2*L)")
 @pytest.mark.parametrize(
     "argv",
     [

@@ -157,7 +157,10 @@ def resolve_inputs(
     needed = result.inputs(form)
     for n, v in values.items():
         if n in needed:
-            get_constant(n).check_value(v)
+            try:
+                get_constant(n).check_value(v)
+            except ValueError as e:
+                raise InputError(str(e)) from None
     vals: dict[str, Any] = dict(values)
     derived: dict[str, str] = {}
     matrices = dict(matrices or {})
@@ -175,7 +178,9 @@ def resolve_inputs(
             vals[dv.symbol] = dv.func(matrices, vals)
             derived[dv.symbol] = dv.description
     if strict:
-        unknown = sorted(set(values) - set(needed) - set(free))
+        used_by_derivations = {u for dv in result.derivations
+                               if dv.symbol in derived for u in dv.uses}
+        unknown = sorted(set(values) - set(needed) - set(free) - used_by_derivations)
         if unknown:
             raise InputError(
                 f"unexpected input(s) {', '.join(unknown)} for {result.id} "
@@ -274,6 +279,9 @@ def solve(
     if var in values:
         raise InputError(f"{var} is the unknown: do not also give it a value")
     vals, derived = resolve_inputs(result, form, values, matrices, free=(var,))
+    fixed = tuple(c for c in result.conditions_for(form)
+                  if var not in {s.name for s in c.relation.free_symbols})
+    check_conditions(fixed, vals)  # conditions that no value of the unknown can repair
     target = float(target)
     const = get_constant(var)
     shape = np.broadcast(*[np.asarray(v, dtype=float) for v in vals.values()]).shape

@@ -71,10 +71,15 @@ class _Parser:
         return t
 
     def parse(self) -> float:
-        v = self.expr()
+        try:
+            v = self.expr()
+        except (OverflowError, ZeroDivisionError) as e:
+            raise ParseError(f"{self.text!r} cannot be evaluated: {e}") from None
         if self.peek() is not None:
             raise ParseError(f"unexpected {self.peek()[1]!r} in {self.text!r}")
-        return v
+        if isinstance(v, complex) or v != v:
+            raise ParseError(f"{self.text!r} is not a real number")
+        return float(v)
 
     def expr(self) -> float:
         v = self.term()
@@ -133,7 +138,7 @@ class _Parser:
                 self.take(")")
                 try:
                     return float(_FUNCS[val](*args))
-                except (ValueError, TypeError) as e:
+                except (ValueError, TypeError, OverflowError) as e:
                     raise ParseError(f"{val}{tuple(args)} is undefined in {self.text!r}") from e
             if val in ("inf", "Infinity"):
                 return math.inf

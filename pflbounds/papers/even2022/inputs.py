@@ -106,14 +106,16 @@ def d_b(m: Mapping[str, Any], v: Mapping[str, Any]) -> np.ndarray:
 
 
 def neps_derivation(
-    symbol: str, factor: float, text: str, forms: tuple[str, ...] = (), with_mu: bool = True
+    symbol: str, factor: float, text: str, forms: tuple[str, ...] = (), with_mu: bool = True,
+    strict: bool = False,
 ) -> Derivation:
-    """N_i^eps = #{j : b_ij^2 <= factor * mu * eps} per agent (factor * eps without mu)."""
+    """N_i^eps = #{j : b_ij^2 <= factor * mu * eps} per agent (factor * eps without mu;
+    ``<`` when ``strict``)."""
 
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> np.ndarray:
         b = check_bias_matrix(m["b"])
         scale = float(v["mu"]) if with_mu else 1.0
-        return neighbour_counts(b**2, factor * scale * float(v["eps"]))
+        return neighbour_counts(b**2, factor * scale * float(v["eps"]), strict=strict)
 
     uses = ("mu", "eps") if with_mu else ("eps",)
     return Derivation(symbol, ("b",), f, text, per_agent=True, uses=uses, forms=forms)

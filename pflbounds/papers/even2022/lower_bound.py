@@ -93,9 +93,9 @@ THEOREM1 = result(
         inputs.neps_derivation("Neps", 4.0, "N_i^eps = #{j : b_ij^2 <= 4 mu eps}",
                                forms=("printed",)),
         inputs.neps_derivation("Neps", 36.0, "N_i^eps = #{j : b_ij^2 < 36 mu eps}",
-                               forms=("corrected",)),
+                               forms=("corrected",), strict=True),
         inputs.neps_derivation("N_eff", 36.0, "N_eff = #{j : b_1j^2 < 36 eps}",
-                               forms=("explicit",), with_mu=False),
+                               forms=("explicit",), with_mu=False, strict=True),
     ),
     quantity_typst="K_i^epsilon",
 )

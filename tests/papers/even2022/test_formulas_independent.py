@@ -827,9 +827,6 @@ def test_theorem1_printed_neps_derivation_needs_mu():
                  eps=0.01)
 
 
-@pytest.mark.xfail(strict=True, reason="resolve_inputs rejects mu as an unexpected input of "
-                   "theorem1 [printed] although the Neps derivation of that form uses mu, so "
-                   "the printed lower bound cannot be evaluated from a bias matrix at all")
 def test_theorem1_printed_from_bias_matrix():
     mu, eps = 2.0, 0.01
     lb = _count(BMAT, 4 * mu * eps)  # Theorem 1 printed: b^2 <= 4 mu eps
@@ -878,9 +875,6 @@ def test_lemma4_per_pair_and_estimated_bmax():
         assert ev.value[part] == pytest.approx(float(w), rel=RTOL)
 
 
-@pytest.mark.xfail(strict=True, reason="inputs.neps_derivation counts b_ij^2 <= 36 eps for "
-                   "N_eff (and Theorem 1 corrected) although the stated definition is strict: "
-                   "#{j : b_1j^2 < 36 eps}")
 def test_theorem1_n_eff_threshold_is_strict():
     eps = 2.0**-14  # 36 eps = (3/64)^2 exactly
     b = _bias_from_points([0.0, 3.0 / 64, 1.0])
