@@ -59,6 +59,9 @@ class Check:
     x_param: str | None = None
     description: str = ""
     plot: Callable[[Outcome], list[dict]] | None = None
+    xlabel: str = ""
+    ylabel: str = ""
+    """Axis labels of the default figures (e.g. ``"K (oracle calls)"``, ``"E[F^K]"``)."""
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__

@@ -237,13 +237,26 @@ def identity_figures(outcome: Outcome) -> list[dict[str, Any]]:
 
 
 def default_figures(outcome: Outcome) -> list[dict[str, Any]]:
-    """The default figures of an outcome, by kind (none for outcomes without evidence)."""
+    """The default figures of an outcome, by kind (none for outcomes without evidence).
+
+    The axis labels are the check's ``xlabel``/``ylabel`` when it names them."""
     if not outcome.evidence:
         return []
     if outcome.kind is CheckKind.RATE:
-        return rate_figures(outcome)
-    if outcome.kind is CheckKind.SCALING:
-        return scaling_figures(outcome)
-    if outcome.kind is CheckKind.IDENTITY:
-        return identity_figures(outcome)
-    return curve_figures(outcome)
+        figs = rate_figures(outcome)
+    elif outcome.kind is CheckKind.SCALING:
+        figs = scaling_figures(outcome)
+    elif outcome.kind is CheckKind.IDENTITY:
+        figs = identity_figures(outcome)
+    else:
+        figs = curve_figures(outcome)
+    from pflbounds.checking.registry import find
+
+    check = find(outcome.check_id)
+    if check is not None and outcome.kind is not CheckKind.IDENTITY:
+        for fig in figs:
+            if check.xlabel:
+                fig["xlabel"] = check.xlabel
+            if check.ylabel:
+                fig["ylabel"] = check.ylabel
+    return figs

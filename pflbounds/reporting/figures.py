@@ -141,9 +141,12 @@ def _draw_lines(ax, spec: PlotSpec, colors: list[str]) -> bool:
         marker = "o" if s.style == "measured" and ok.sum() <= 25 else None
         if spec.kind == "scaling" and s.style == "measured":
             marker = "o"
+        if ok.sum() == 1 and marker is None:
+            marker = "_"  # a line through a single point would be invisible
         ax.plot(
             x[ok], y[ok], linestyle=st["ls"], linewidth=st["lw"], color=color,
-            marker=marker, markersize=3.5, label=s.label, zorder=3 if s.style == "measured" else 2,
+            marker=marker, markersize=3.5 if marker != "_" else 14, markeredgewidth=1.6,
+            label=s.label, zorder=3 if s.style == "measured" else 2,
         )  # fmt: skip
         if s.lo is not None and s.hi is not None:
             lo = _clean(s.lo, spec.logy)
@@ -292,6 +295,12 @@ def render_plot(spec: PlotSpec, path_svg: Path | str, write_csv: bool = True) ->
         colors = _colors(spec)
         if spec.kind == "bars":
             drawn = _draw_bars(ax, spec, colors)
+            if not spec.logy:
+                ax.set_ylim(bottom=0)  # bar lengths are read from zero
+            else:  # on a log axis, start a decade below the shortest bar
+                ys = [v for ser in spec.series for v in _clean(ser.y, True) if v == v]
+                if ys:
+                    ax.set_ylim(bottom=min(ys) / 10)
         else:
             drawn = _draw_lines(ax, spec, colors)
         if spec.logx and spec.kind != "bars":

@@ -222,6 +222,7 @@ CHECKS = [
         grid=(dict(_CL, instance=1), dict(_CL, instance=2, C=10, kappa=2.0)),
         quick_grid=(dict(_CL, instance=1),), engine="mc", replicas=1000, block_size=500,
         result_id="even2022.theorem3", form="corrected",
+        xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="W = Lambda = block 1/C (Corollary 1 weights for clusters): 1000 "
                     "replicas, averaged error F^K with 99% one-sided limits."),
     Check(
@@ -239,12 +240,14 @@ CHECKS = [
         quick_grid=tuple(dict(_CL, instance=5, C=c, K=3000) for c in (1, 4, 16)),
         engine="exact", predicted=-1.0, tolerance=0.02, x_param="C",
         result_id="even2022.theorem3", form="printed",
+        xlabel='C (cluster size)', ylabel='E[F^K] at K = 3000',
         description="Variance floor of AFA with cluster weights, eta = 1/(2L): slope -1 in C."),
     Check(
         "even2022.P8", "Theorem 3 corrected bound, doubly-stochastic Lambda (exact)",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p8, grid=P8_GRID,
         quick_grid=P8_GRID[::5], engine="exact", result_id="even2022.theorem3",
         form="corrected",
+        xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="Sinkhorn-normalised random Lambda, circulant k-NN graphs and clusters; "
                     "exact E[F^K] against F^0 e^{-eta mu K} + eta L sigma^2 sum lambda^2/(mu N) "
                     "+ sum lambda b^2/(2 mu N)."),
@@ -268,6 +271,7 @@ CHECKS = [
         quick_grid=({"instance": 320, "N": 7, "d": 3, "kappa": 4.0, "spread": 1.0,
                      "lam": "hubs"},),
         engine="exact", result_id="even2022.lemma5", form="printed",
+        xlabel='instance', ylabel='f^Lambda(y^Lambda) - f_bar(x*)',
         description="f^Lambda(y^Lambda) - f_bar(x^*) against (1/N) sum_ij lambda_ij "
                     "(f_i(x_j^*) - f_i^*), for low-rank row-stochastic and block Lambda."),
     Check(
@@ -288,6 +292,7 @@ CHECKS = [
         quick_grid=tuple({"N": 20, "eps": 1.0, "near": 0.9, "far": 1.8, "sigma2": 0.01,
                           "K": 100, "step": step} for step in ("printed", "corrected")),
         engine="exact", result_id="even2022.theorem3", form="explicit",
+        xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="Corollary 1 weights on a star (centre close to every leaf, leaves far "
                     "apart): rho(W) ~ 5 for N = 20. eta = 1/(2L) diverges; "
                     "eta = 1/(2 L rho(W)) converges."),

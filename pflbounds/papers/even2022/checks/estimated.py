@@ -102,6 +102,7 @@ CHECKS = [
                          S=[12, 16, 20])),
         quick_grid=(_P12,), engine="mc", replicas=20000, block_size=5000,
         result_id="even2022.theorem4_tail", form="printed",
+        xlabel='S (estimation samples)', ylabel='P(b_hat^2 <= u), cross-cluster pairs',
         description="Gaussian samples (sub-Gaussian, unlike z z^T); fraction of cross-cluster "
                     "pairs with b_hat^2 <= u against 2 exp(-S max(2u, Delta^2 - 2u)/(8 nu^2)), "
                     "for S above 4 nu^2 d_eff/u."),
@@ -110,6 +111,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p12_variance,
         grid=(_P12,), engine="mc", replicas=4000, block_size=2000,
         result_id="even2022.theorem4_variance", form="printed",
+        xlabel='S (estimation samples)', ylabel='(1/N) E[sum lambda_hat^2]',
         description="(1/N) E[sum lambda_hat^2] against 1/C + 2C exp(-Su/(8 nu^2))."),
     Check(
         "even2022.P13", "Estimated biases: linear speedup in the cluster size C",
@@ -118,6 +120,7 @@ CHECKS = [
         quick_grid=tuple(dict(_P13, instance=700, C=c) for c in (2, 8)),
         engine="mc", replicas=200, block_size=100, predicted=-1.0, tolerance=0.15,
         x_param="C", result_id="even2022.theorem4", form="corrected",
+        xlabel='C (cluster size)', ylabel='E[F^K] at K = 400',
         description="Clustered Gaussian means, S = 60 estimation samples, u = Delta^2/4, "
                     "eta = 1/(2 L rho(W_hat)); averaged error at K = 400 vs C (slope -1)."),
     Check(

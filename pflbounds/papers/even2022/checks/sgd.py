@@ -53,6 +53,7 @@ CHECKS = [
                    for e in (1e-2, 1e-4)),
         quick_grid=({"sigma2": 1e-3, "f0": 1.0, "eps": 1e-4},), engine="exact",
         result_id="even2022.lemma6_eps", form="printed",
+        xlabel='T (SGD steps)', ylabel='E f(x) - f* (averaged, then last iterate)',
         description="f = x^2/2 with Gaussian gradient noise, exact moments: the averaged "
                     "iterate after T_eps steps keeps about f_0/ln(f_0/eps)^2 >> eps; the last "
                     "iterate with the corrected T reaches eps."),
