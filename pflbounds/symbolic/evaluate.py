@@ -149,12 +149,14 @@ def resolve_inputs(
     *,
     strict: bool = True,
     free: tuple[str, ...] = (),
+    part: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Complete scalar inputs with the result's derivations from matrices, and validate.
 
-    Returns the full input mapping and a description of each derived input.
+    Returns the full input mapping and a description of each derived input. With ``part``,
+    only the inputs of that part of a multi-part form are needed.
     """
-    needed = result.inputs(form)
+    needed = result.inputs(form, part)
     for n, v in values.items():
         if n in needed:
             try:
@@ -180,7 +182,9 @@ def resolve_inputs(
     if strict:
         used_by_derivations = {u for dv in result.derivations
                                if dv.symbol in derived for u in dv.uses}
-        unknown = sorted(set(values) - set(needed) - set(free) - used_by_derivations)
+        whole_form = set(result.inputs(form))  # inputs of the other parts are tolerated
+        unknown = sorted(set(values) - set(needed) - set(free) - used_by_derivations
+                         - whole_form)
         if unknown:
             raise InputError(
                 f"unexpected input(s) {', '.join(unknown)} for {result.id} "
@@ -271,14 +275,15 @@ def solve(
     expr = f.exprs.get(part)
     if expr is None:
         raise InputError(f"{result.id} [{f.name}] has no part {part!r}; parts: {list(f.exprs)}")
-    if var not in result.inputs(form):
+    part_key = part if f.parts is not None else None
+    if var not in result.inputs(form, part_key):
         raise InputError(
-            f"{var} is not an input of {result.id} [{f.name}]; inputs: "
-            f"{', '.join(result.inputs(form))}"
+            f"{var} is not an input of {result.id} [{f.name}{':' + part if part else ''}]; "
+            f"inputs: {', '.join(result.inputs(form, part_key))}"
         )
     if var in values:
         raise InputError(f"{var} is the unknown: do not also give it a value")
-    vals, derived = resolve_inputs(result, form, values, matrices, free=(var,))
+    vals, derived = resolve_inputs(result, form, values, matrices, free=(var,), part=part_key)
     fixed = tuple(c for c in result.conditions_for(form)
                   if var not in {s.name for s in c.relation.free_symbols})
     check_conditions(fixed, vals)  # conditions that no value of the unknown can repair
@@ -292,7 +297,7 @@ def solve(
         point = {n: (a[i] if a.size else a) for n, a in flat.items()}
         answers[i] = _solve_scalar(result, form, expr, var, target, point, const.integer, upper)
     value: Any = float(answers[0]) if not shape else answers.reshape(shape)
-    used = {n: vals[n] for n in result.inputs(form) if n != var}
+    used = {n: vals[n] for n in result.inputs(form, part_key) if n != var}
     return Evaluation(
         result.id, f.name, value, f.hidden_constants, used, derived, solved_for=var, target=target
     )

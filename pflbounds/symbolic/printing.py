@@ -28,14 +28,26 @@ def typst_expr(expr: sp.Basic) -> str:
     return typst_math(expr, _typst_names())
 
 
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}",
+}
+
+
+def latex_text(text: str) -> str:
+    """``\\text{...}`` with LaTeX's special characters escaped."""
+    return r"\text{" + "".join(_TEXT_ESCAPES.get(ch, ch) for ch in text) + "}"
+
+
 def latex_form(result, form: str | None = None) -> str:
-    """``quantity <= expression`` in LaTeX (one line per part for multi-part forms)."""
+    """``quantity <= expression`` in LaTeX (one line per part for multi-part forms, each
+    named by its part)."""
     f = result.form(form)
-    q = result.extra.get("quantity_latex", r"\text{" + result.quantity + "}")
+    q = result.extra.get("quantity_latex", latex_text(result.quantity))
     rel = _REL_LATEX[result.relation]
     lines = []
     for part, e in f.exprs.items():
-        lhs = result.extra.get("part_latex", {}).get(part, q) if part else q
+        lhs = result.extra.get("part_latex", {}).get(part, latex_text(part)) if part else q
         lines.append(f"{lhs} {rel} {latex_expr(e)}")
     return r" \\ ".join(lines)
 

@@ -154,12 +154,14 @@ class Result:
     def conditions_for(self, form: str | None = None) -> tuple[Condition, ...]:
         return tuple(self.conditions) + tuple(self.form(form).conditions)
 
-    def inputs(self, form: str | None = None) -> list[str]:
-        """Names of the scalar inputs the form needs (conditions included), sorted."""
+    def inputs(self, form: str | None = None, part: str | None = None) -> list[str]:
+        """Names of the scalar inputs the form (or one part of it) needs, conditions
+        included, sorted."""
         f = self.form(form)
         syms: set[sp.Symbol] = set()
-        for e in f.exprs.values():
-            syms |= e.free_symbols
+        for p, e in f.exprs.items():
+            if part is None or p == part:
+                syms |= e.free_symbols
         for c in self.conditions_for(form):
             syms |= c.relation.free_symbols
         return sorted(s.name for s in syms)

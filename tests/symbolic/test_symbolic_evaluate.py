@@ -429,10 +429,14 @@ def test_solve_one_part_of_a_multipart_form():
     assert ev.hidden_constants  # the K and KC parts of the form hide constants
 
 
-@pytest.mark.xfail(strict=True, reason="solve(..., part=P) resolves the inputs of every part "
-                   "of the form, so Corollary 2 [corrected] part S demands F0, L and sigma2, "
-                   "which only the K and KC parts use")
 def test_solve_one_part_needs_only_that_parts_inputs():
-    vals = dict(nu2=1.0, d_eff=2.0, Delta2=0.5, eps=0.1, mu=1.0, N=10, b_max=1.0)
+    vals = dict(nu2=1.0, d_eff=2.0, Delta2=5.0, eps=0.1, mu=1.0, N=10, b_max=1.0)
     ev = solve(get("even2022.corollary2"), "C", 60.0, "corrected", part="S", **vals)
+    # S(C) = max(6.4, 16/5 ln(100), 32/5 ln(2 C^2)) <= 60 already at C = 1
     assert ev.value == 1.0
+    ev = solve(get("even2022.corollary2"), "C", 30.0, "corrected", part="S", **vals)
+    # 32/5 ln(2 C^2) <= 30  <=>  C <= sqrt(exp(30 * 5/32)/2): the smallest C is 1 as well,
+    # while a target below 16/5 ln(100) = 14.74 cannot be met by any C
+    assert ev.value == 1.0
+    assert solve(get("even2022.corollary2"), "C", 14.0, "corrected", part="S",
+                 **vals).value == float("inf")

@@ -76,9 +76,6 @@ def test_latex_multipart_form_has_one_line_per_part():
     assert all(r"\tilde{\Omega}" in line for line in lines)
 
 
-@pytest.mark.xfail(strict=True, reason="printing.latex_form uses the quantity text as the left "
-                   "side of every part when a result has no part_latex, so the lines of a "
-                   "multi-part form (Corollary 2: S, C, KC, K) are indistinguishable")
 def test_latex_multipart_lines_name_their_part():
     lines = get("even2022.corollary2").latex("printed").split(r" \\ ")
     for part, line in zip(["S", "C", "KC", "K"], lines, strict=True):
@@ -86,9 +83,6 @@ def test_latex_multipart_lines_name_their_part():
         assert part in lhs and "sufficient" not in lhs
 
 
-@pytest.mark.xfail(strict=True, reason="printing.latex_form wraps the plain-text quantity in "
-                   r"\text{...} without escaping, so _ and ^ (e.g. 'E[f_i(x_i^K) - ...]') "
-                   "appear in text mode, which LaTeX and KaTeX reject")
 def test_latex_text_mode_has_no_raw_subscripts():
     for r in results():
         for f in r.forms:
