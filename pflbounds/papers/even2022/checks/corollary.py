@@ -112,10 +112,11 @@ def _cor1_setup(p: Mapping[str, Any]):
 
 # ---------------------------------------------------------------------- P14
 def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P14: K_eps of AFA (Corollary 1 weights, corrected step) against twice the mean over
-    agents of the per-agent AFO K_eps (eps-threshold weights b^2 <= mu eps/2, digest §4.6)."""
+    """P14: K_eps of AFA (Corollary 1 weights) against twice the mean over agents of the
+    per-agent AFO K_eps (eps-threshold weights b^2 <= mu eps/2, digest §4.6), both with the
+    same variance budget eps/2 in their step rules."""
     fam, _, x0, eps, lam, _ = _cor1_setup(p)
-    k_afa = _afa_keps(fam, lam, cor1_step(fam, lam, eps), x0, eps)
+    k_afa = _afa_keps(fam, lam, cor1_step(fam, lam, eps, share=2.0), x0, eps)
     b2 = fam.bias_matrix() ** 2
     lam_o = threshold_weights(b2, fam.mu * eps / 2)
     n_i = (b2 <= fam.mu * eps / 2).sum(axis=1)
@@ -126,6 +127,30 @@ def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     return {"ks": np.array([eps]), "mean": np.array([k_afa]), "bound": np.array([2 * mean_afo]),
             "afo_mean": np.asarray(mean_afo), "ratio": np.asarray(k_afa / mean_afo),
             "afo_per_agent": k_afo}
+
+
+def simulate_p14_theory(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """P14 as the paper states it (Section 5): K_eps of Corollary 1 (printed) is at most the
+    mean over agents of the AFO sample complexities K_eps(i) (Theorem 2, explicit), each
+    with its own neighbour count, on a grid of eps."""
+    fam, _, x0 = _family(p)
+    b2 = fam.bias_matrix() ** 2
+    Delta0 = fam.excess(np.broadcast_to(x0, (fam.N, fam.d)))
+    F0 = float(Delta0.mean())
+    eps = np.geomspace(p["eps_lo"], p["eps_hi"], 30)
+    eps = eps[~np.any(np.isclose(b2[None] / fam.mu, eps[:, None, None], rtol=1e-9), axis=(1, 2))]
+    cor1 = np.empty(eps.size)
+    afo_mean = np.empty(eps.size)
+    for n, e in enumerate(eps):
+        lam = cor1_weights(b2 / fam.mu, e)
+        cor1[n] = bound("even2022.corollary1", "printed", L=fam.L, mu=fam.mu,
+                        sigma2=fam.sigma2, eps=e, invN_mean=float((lam**2).sum()) / fam.N,
+                        F0=F0)
+        n_i = (b2 <= fam.mu * e / 2).sum(axis=1).astype(float)
+        afo_mean[n] = float(np.mean(bound("even2022.theorem2_part2", "explicit", mu=fam.mu,
+                                          L=fam.L, sigma2=fam.sigma2, eps=e, Neps=n_i,
+                                          Delta0=Delta0)))
+    return {"ks": eps, "mean": cor1, "bound": afo_mean}
 
 
 def simulate_p14_cor1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -309,21 +334,30 @@ E16_GRID = (
 CHECKS = [
     Check(
         "even2022.P14", "AFA K_eps within twice the mean AFO K_eps (clusters, rho(W) = 1)",
-        CheckKind.BOUND_HOLDS, Verdict.VIOLATED, simulate_p14, grid=P14_GRID,
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14, grid=P14_GRID,
         quick_grid=P14_QUICK, engine="exact", result_id="even2022.corollary1",
-        form="corrected",
+        form="printed",
         description="Clusters of sizes 2, 4, 8 with centres 4 apart (b^2/mu >= 16 >> eps), "
                     "H = I or diag(1..kappa). Measured: exact K_eps of AFA with Corollary 1 "
-                    "weights and eta = min(1/(2L), eps mu N/(4 L sigma^2 sum lambda^2)); bound: "
+                    "weights and eta = min(1/(2L), eps mu N/(2 L sigma^2 sum lambda^2)); bound: "
                     "2 x the mean over agents of the exact AFO K_eps(i) (weights b^2 <= mu "
-                    "eps/2, eta_i = min(1/(2L), mu eps N_i/(2 L sigma^2))). The factor 2 is the "
-                    "log-factor band of P14. It is exactly the ratio of the two step rules' "
-                    "variance budgets (eps/4 for AFA, eps/2 for AFO), so it leaves no room for "
-                    "the logarithm: K_AFA/mean K_AFO is 1.97-2.11 for H = I (rounding decides) "
-                    "and 1.88-2.31 on this grid for diagonal H (up to 2.95 over other cluster "
-                    "layouts at kappa = 10: AFA uses one step for clusters at unequal "
-                    "distances along the slow coordinate). Expected VIOLATED: the band has to "
-                    "be a log factor, not 2."),
+                    "eps/2, eta_i = min(1/(2L), mu eps N_i/(2 L sigma^2))). Both step rules "
+                    "spend eps/2 on the variance; the factor 2 is the band of P14. (With the "
+                    "corrected Corollary 1 step, which spends eps/4, the ratio is itself about 2 "
+                    "and the band is used up by the budgets alone.)"),
+    Check(
+        "even2022.P14_theory", "Corollary 1 complexity below the mean AFO complexity",
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14_theory,
+        grid=tuple(dict(_P14, instance=540 + i, kappa=k, sigma2=s2, eps_lo=1e-3, eps_hi=1.0,
+                        x0=3.0, spread=0.2)
+                   for i, (k, s2) in enumerate((k, s2) for k in (1.0, 10.0) for s2 in (1.0, 10.0))),
+        quick_grid=(dict(_P14, instance=540, kappa=1.0, sigma2=1.0, eps_lo=1e-3, eps_hi=1.0,
+                         x0=3.0, spread=0.2),),
+        engine="symbolic", result_id="even2022.corollary1", form="printed",
+        xlabel="eps", ylabel="oracle calls",
+        description="The paper's remark after Corollary 1, K_eps <= (1/N) sum_i K_eps(i), "
+                    "with Corollary 1 as printed and K_eps(i) from Theorem 2 (explicit), for "
+                    "groups of agents with spread-out optima, across eps from 1e-3 to 1."),
     Check(
         "even2022.P14_cor1", "AFA K_eps below the corrected Corollary 1 complexity",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14_cor1, grid=P14_GRID,
