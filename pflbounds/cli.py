@@ -200,6 +200,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
     r = _result(args.result_id)
     values, matrices = parse_inputs(args.inputs)
     ev = evaluate(r, args.form, matrices=matrices, **values)
+    if args.elasticities:
+        from pflbounds.symbolic import elasticities
+
+        el = elasticities(r, args.form, matrices=matrices, part=args.part or "", **values)
+        if args.json:
+            doc = ev.to_json()
+            doc["elasticities"] = el
+            _print_json(doc)
+            return 0
+        _print_evaluation(ev, args)
+        print("  elasticities d log(value) / d log(input):")
+        for n, e in sorted(el.items(), key=lambda t: -float(np.max(np.abs(t[1])))):
+            print(f"    {n:<10} {_fmt_value(_jsonable(e))}")
+        return 0
     _print_evaluation(ev, args)
     return 0
 
@@ -304,10 +318,14 @@ def _run_suite(path: Path, args: argparse.Namespace):
         suite = load_suite(path)
     except (KeyError, ValueError) as e:
         raise CliError(str(e.args[0] if e.args else e)) from None
-    kwargs: dict[str, Any] = {"jobs": args.jobs}
     if getattr(args, "scheduler", None):
-        kwargs["scheduler"] = args.scheduler
-    return suite, run_suite(suite, **kwargs)
+        raise CliError(
+            f"--scheduler {args.scheduler}: running on a Dask cluster is not available in this "
+            "version; run locally with --jobs N"
+        )
+    if args.jobs < 1:
+        raise CliError(f"--jobs must be >= 1, got {args.jobs}")
+    return suite, run_suite(suite, jobs=args.jobs)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -381,7 +399,10 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "solve":
             s.add_argument("--for", dest="var", required=True)
             s.add_argument("--target", required=True)
-            s.add_argument("--part", help="part of a multi-part form")
+        else:
+            s.add_argument("--elasticities", action="store_true",
+                           help="also print d log(value)/d log(input) for every input")
+        s.add_argument("--part", help="part of a multi-part form")
         s.add_argument("inputs", nargs="*", metavar="name=value",
                        help="scalar inputs (expressions over earlier names allowed), or "
                             "b=FILE / Lambda=FILE (.npy or .csv)")

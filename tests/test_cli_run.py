@@ -94,3 +94,21 @@ def test_console_script_runs():
                         "b=2", "mu=1", "--json"], capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["value"] == pytest.approx(2.0)
+
+
+def test_eval_elasticities_json(capsys):
+    assert main(["eval", "even2022.lemma6", "eta=0.1", "mu=1", "L=2", "T=10", "Delta0=1",
+                 "sigma2=1", "--elasticities", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    el = doc["elasticities"]
+    # f = e^{-eta mu T} Delta0 + eta L sigma2/mu: d log f/d log sigma2 = (eta L s/mu)/f
+    f = doc["value"]
+    assert el["sigma2"] == pytest.approx(0.1 * 2 * 1 / 1 / f, rel=1e-9)
+    assert el["Delta0"] == pytest.approx(pytest.approx(2.718281828 ** -1 / f, rel=1e-6))
+    assert el["L"] == pytest.approx(el["sigma2"], rel=1e-12)
+
+
+def test_scheduler_is_a_clear_error(capsys):
+    assert main(["validate", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--jobs" in err[0]
