@@ -288,8 +288,12 @@ class _Writer:
             self.add("No checks were run.", "")
             return
         self.add(
-            "Margin is the smallest bound/measured ratio over the grid (how tight the bound is);"
-            " replicas is the Monte Carlo sample size, or _exact_ for closed-form expectations."
+            "Margin says how close a check came to the other verdict: the smallest"
+            " bound/measured ratio for bounds (measured/bound for lower bounds), the distance"
+            " |slope - predicted| for rates and scalings, tolerance/residual for identities, and"
+            " the smallest printed bound/measured ratio for errata (below 1: the printed form"
+            " fails). Replicas is the Monte Carlo sample size, or _exact_ for closed-form"
+            " expectations."
             " An arrow marks a verdict that differs from the one the check expects.",
             "",
         )
