@@ -35,7 +35,8 @@ def run_tasks(
     if jobs == 0:
         raise ValueError("jobs must be non-zero (1: serial, -1: all cores)")
     bar = tqdm(total=len(tasks), desc="pflbounds", unit="task", file=sys.stderr,
-               disable=not progress or not tasks, delay=PROGRESS_DELAY, leave=False)
+               disable=(True if not progress or not tasks else None),  # None: off without a TTY
+               delay=PROGRESS_DELAY, leave=False)
 
     def chk(t: Task) -> Check | None:
         return checks.get(t.check_id) if checks is not None else None
