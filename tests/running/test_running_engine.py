@@ -169,14 +169,24 @@ def test_worker_reports_an_unknown_check():
     assert not r.ok and "unknown check id 'toy.no_such_check'" in r.error
 
 
-def test_progress_bar_goes_to_stderr(toys, capsys, monkeypatch):
+def test_progress_bar_goes_to_a_terminal_stderr_only(toys, capsys, monkeypatch):
+    import io
+
     from pflbounds.running import executor
 
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
     monkeypatch.setattr(executor, "PROGRESS_DELAY", 0.0)
-    run_check(toys["toy.mc_true"], progress=True)
+    run_check(toys["toy.mc_true"], progress=True)  # captured stderr is not a terminal
     captured = capsys.readouterr()
-    assert captured.out == ""
-    assert "pflbounds" in captured.err
+    assert captured.out == "" and captured.err == ""
+    term = Terminal()
+    monkeypatch.setattr(executor.sys, "stderr", term)
+    run_check(toys["toy.mc_true"], progress=True)
+    assert "pflbounds" in term.getvalue()
+    assert capsys.readouterr().out == ""
 
 
 def test_per_agent_evidence_names_the_violating_entry(toys):
