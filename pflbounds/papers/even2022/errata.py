@@ -23,9 +23,11 @@ _E = [
         "gives exp(-K/(2 kappa)); its variance term sigma^2 L ln(A)/(mu^2 K) needs ln A >= 1. "
         "The statement's bias constant 1/mu is looser than the proof's 1/(2 mu).",
         "Delta0 exp(-K/(2 kappa)) + sigma^2 L V (1 + ln A)/(2 mu^2 K) + B/(2 mu) (corrected "
-        "form), valid whenever A > 1. The check demonstrates the ln A < 1 failure; the "
+        "form), valid whenever A > 1. The check demonstrates the ln A < 1 failure. The "
         "exp(-K/kappa) rate is not contradicted by quadratics, whose excess contracts as "
-        "(1 - eta mu)^{2K}.",
+        "(1 - eta mu)^{2K}, and the known worst-case function-value rate of gradient descent "
+        "with step 1/(2L), (1 - mu/(2L))^2 per step, suggests it holds in general: what fails "
+        "is the proof's derivation of it, not necessarily the rate.",
         "even2022.E6", "§8 #6", ("proof", "corrected")),
     Erratum(
         "even2022.erratum17", "Theorem 4 (statement)",
