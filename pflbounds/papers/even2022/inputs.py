@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.problems.clusters import closeness_counts, spectral_radius, threshold_weights
 from pflbounds.symbolic.result import Derivation
 
 
@@ -50,23 +51,6 @@ def _pair(m: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     return b, lam
 
 
-def neighbour_counts(b2_over: np.ndarray, threshold: float, strict: bool = False) -> np.ndarray:
-    """N_i^eps(c) = #{j : c_ij <= eps} (digest §8 #2), or with < when ``strict``."""
-    close = b2_over < threshold if strict else b2_over <= threshold
-    return close.sum(axis=1).astype(float)
-
-
-def threshold_weights(c: np.ndarray, threshold: float) -> np.ndarray:
-    """lambda_ij = 1{c_ij <= threshold} / #{l : c_il <= threshold} (digest §3.1, §4.10)."""
-    close = (c <= threshold).astype(float)
-    return close / close.sum(axis=1, keepdims=True)
-
-
-def spectral_radius_of_W(lam: np.ndarray) -> float:
-    """rho(Lambda Lambda^T) = ||Lambda||_2^2 (digest §3.2)."""
-    return float(np.linalg.norm(lam, 2) ** 2)
-
-
 def d_V(m: Mapping[str, Any], v: Mapping[str, Any]) -> np.ndarray:
     return (check_weights(m["Lambda"]) ** 2).sum(axis=1)
 
@@ -86,7 +70,8 @@ def d_BiasSum(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
 
 
 def d_rho_W(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
-    return spectral_radius_of_W(check_weights(m["Lambda"]))
+    lam = check_weights(m["Lambda"])
+    return float(spectral_radius(lam @ lam.T))  # rho(Lambda Lambda^T) = ||Lambda||_2^2
 
 
 def d_N_from_lambda(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
@@ -115,7 +100,7 @@ def neps_derivation(
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> np.ndarray:
         b = check_bias_matrix(m["b"])
         scale = float(v["mu"]) if with_mu else 1.0
-        return neighbour_counts(b**2, factor * scale * float(v["eps"]), strict=strict)
+        return closeness_counts(b**2, factor * scale * float(v["eps"]), strict=strict).astype(float)
 
     uses = ("mu", "eps") if with_mu else ("eps",)
     return Derivation(symbol, ("b",), f, text, per_agent=True, uses=uses, forms=forms)
@@ -126,7 +111,7 @@ def invn_mean_derivation() -> Derivation:
 
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
         b = check_bias_matrix(m["b"])
-        n = neighbour_counts(b**2, float(v["mu"]) * float(v["eps"]))
+        n = closeness_counts(b**2, float(v["mu"]) * float(v["eps"]))
         return float(np.mean(1.0 / n))
 
     return Derivation("invN_mean", ("b",), f, "(1/N) sum_i 1/#{j: b_ij^2 <= mu eps}",
@@ -139,7 +124,7 @@ def cor1_rho_derivation() -> Derivation:
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
         b = check_bias_matrix(m["b"])
         lam = threshold_weights(b**2, float(v["mu"]) * float(v["eps"]))
-        return spectral_radius_of_W(lam)
+        return float(spectral_radius(lam @ lam.T))
 
     return Derivation("rho_W", ("b",), f,
                       "rho(Lambda Lambda^T) for Corollary 1 weights built from b",
