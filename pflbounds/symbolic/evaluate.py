@@ -66,27 +66,30 @@ def _fmt(v: Any) -> str:
     return "[" + ", ".join(f"{x:.4g}" for x in a.ravel()[:6]) + (", ...]" if a.size > 6 else "]")
 
 
+def _holds(rel: sp.Basic, values: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Elementwise truth of a relation (with a 1e-12 relative tolerance on non-strict ones),
+    and its two evaluated sides."""
+    lhs = np.asarray(numeric(rel.lhs, values), dtype=float)
+    rhs = np.asarray(numeric(rel.rhs, values), dtype=float)
+    tol = 1e-12 * np.maximum(np.abs(lhs), np.abs(rhs))
+    ops = {
+        "<=": lambda: lhs <= rhs + tol,
+        "<": lambda: lhs < rhs,
+        ">=": lambda: lhs + tol >= rhs,
+        ">": lambda: lhs > rhs,
+        "==": lambda: np.abs(lhs - rhs) <= tol,
+    }
+    if rel.rel_op not in ops:  # pragma: no cover - other relations are not used
+        raise ValueError(f"unsupported relation {rel.rel_op}")
+    ok = np.broadcast_to(ops[rel.rel_op](), np.broadcast(lhs, rhs).shape)
+    return ok, lhs, rhs
+
+
 def check_conditions(conds: tuple[Condition, ...], values: Mapping[str, Any]) -> None:
     """Raise :class:`HypothesisError` on the first violated condition."""
     for c in conds:
         rel = c.relation
-        lhs = np.asarray(numeric(rel.lhs, values), dtype=float)
-        rhs = np.asarray(numeric(rel.rhs, values), dtype=float)
-        tol = 1e-12 * np.maximum(np.abs(lhs), np.abs(rhs))
-        op = rel.rel_op
-        if op in ("<=",):
-            ok = lhs <= rhs + tol
-        elif op == "<":
-            ok = lhs < rhs
-        elif op == ">=":
-            ok = lhs + tol >= rhs
-        elif op == ">":
-            ok = lhs > rhs
-        elif op == "==":
-            ok = np.abs(lhs - rhs) <= tol
-        else:  # pragma: no cover - other relations are not used
-            raise ValueError(f"unsupported relation {op}")
-        ok = np.broadcast_to(ok, np.broadcast(lhs, rhs).shape)
+        ok, lhs, rhs = _holds(rel, values)
         if not np.all(ok):
             used = sorted(s.name for s in rel.free_symbols)
             shown = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
@@ -233,22 +236,10 @@ def evaluate(
 
 def _feasible(result: Result, form: str | None, vals: Mapping[str, Any]) -> np.ndarray:
     """Elementwise mask of points satisfying every side condition."""
-    ok = None
+    ok = np.asarray(True)
     for c in result.conditions_for(form):
-        rel = c.relation
-        lhs = np.asarray(numeric(rel.lhs, vals), dtype=float)
-        rhs = np.asarray(numeric(rel.rhs, vals), dtype=float)
-        tol = 1e-12 * np.maximum(np.abs(lhs), np.abs(rhs))
-        op = rel.rel_op
-        m = {
-            "<=": lhs <= rhs + tol,
-            "<": lhs < rhs,
-            ">=": lhs + tol >= rhs,
-            ">": lhs > rhs,
-            "==": np.abs(lhs - rhs) <= tol,
-        }[op]
-        ok = m if ok is None else (ok & m)
-    return np.asarray(True) if ok is None else ok
+        ok = ok & _holds(c.relation, vals)[0]
+    return ok
 
 
 def solve(
