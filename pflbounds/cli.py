@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -454,7 +453,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.inputs = list(args.inputs) + extra
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    t0 = time.time()
     try:
         return int(args.func(args) or 0)
     except (CliError, HypothesisError, InputError) as e:
@@ -463,9 +461,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:  # domain errors raised by constants and matrix validation
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    finally:
-        if getattr(args, "verbose", False):  # pragma: no cover
-            print(f"[{time.time() - t0:.1f}s]", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover
