@@ -25,6 +25,8 @@ from pflbounds.problems.clusters import (
     threshold_weights,
 )
 from pflbounds.problems.quadratic import QuadraticFamily
+from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.evaluate import numeric
 
 KS = np.unique(np.round(np.geomspace(1, 300, 36))).astype(int)
 
@@ -187,9 +189,11 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     else:
         eta = 1.0 / (2 * fam.L * rho)
         printed = np.full(ks.shape, np.inf)
-        corrected = (kw["F0"] * np.exp(-eta * fam.mu * ks)
-                     + eta * fam.L * fam.sigma2 * kw["SumLam2"] / (fam.mu * N)
-                     + kw["BiasSum"] / (2 * fam.mu * N))
+        # Theorem 3's corrected (fixed-step) expression from the catalog, evaluated outside
+        # its rho(W) <= 1 condition on purpose: no bound is proven for rho(W) > 1, and this
+        # check records whether the expression still holds with the stable step.
+        corrected = np.asarray(numeric(get("even2022.theorem3").form("corrected").expr,
+                                       dict(kw, eta=eta, K=ks)), dtype=float)
     measured = afa_expected_excess(fam, W, eta, x0, ks).mean(axis=1)
     return {"ks": ks.astype(float), "mean": measured, "bound_printed": printed,
             "bound_corrected": corrected, "rho_W": np.asarray(rho), "eta": np.asarray(eta)}
