@@ -444,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from pflbounds.symbolic.evaluate import HypothesisError, InputError
+    from pflbounds.symbolic.loader import PaperLoadError, load_papers
 
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -454,11 +455,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
+        # every paper loads (or its failure is named) before any command runs
+        load_papers(checks=args.command in ("check", "validate", "report"))
         return int(args.func(args) or 0)
     except (CliError, HypothesisError, InputError) as e:
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as e:  # domain errors raised by constants and matrix validation
+        print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except PaperLoadError as e:  # a broken paper package: name it, never hide it
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 

@@ -1,9 +1,9 @@
 """The registry of checks, keyed by id.
 
-Paper packages register their checks when imported. :func:`load_papers` imports every
-subpackage of ``pflbounds.papers`` (and its ``checks`` module when there is one), discovered
-with :mod:`pkgutil`, so no paper is named here. Lookups load the papers lazily, which also
-lets worker processes find a check by id. Each registration remembers the module that made it
+Paper packages register their checks when imported. :func:`load_papers` imports every paper
+package and its ``checks`` module through the paper loader shared with the result catalog
+(:mod:`pflbounds.symbolic.loader`), so no paper is named here. Lookups load the papers
+lazily, which also lets worker processes find a check by id. Each registration remembers the module that made it
 (:func:`module_of`): a worker imports that module to recreate checks that do not come from a
 paper package, such as checks defined by tests.
 """
@@ -13,19 +13,15 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import importlib
-import importlib.util
-import pkgutil
 import sys
 import traceback
 from typing import Any
 
 from pflbounds.checking.check import Check
-
-PAPERS_PACKAGE = "pflbounds.papers"
+from pflbounds.symbolic import loader
 
 _CHECKS: dict[str, Check] = {}
 _MODULES: dict[str, str | None] = {}
-_LOADED: set[str] = set()
 _LOAD_ERRORS: dict[str, str] = {}
 
 
@@ -83,37 +79,16 @@ def module_of(check_id: str) -> str | None:
     return _MODULES.get(check_id)
 
 
-def load_papers(package: str = PAPERS_PACKAGE) -> list[str]:
-    """Import every paper subpackage of ``package`` and its ``checks`` module, once.
-
-    Returns the names of the modules imported so far. A paper that fails to import does not
-    stop the others; its error is kept and shown when a lookup fails
-    (:func:`load_errors`).
-    """
-    try:
-        pkg = importlib.import_module(package)
-    except ImportError as exc:
-        _LOAD_ERRORS[package] = _last_line(exc)
-        return sorted(_LOADED)
-    for info in pkgutil.iter_modules(getattr(pkg, "__path__", []), prefix=package + "."):
-        if not info.ispkg:
-            continue
-        for name in (info.name, info.name + ".checks"):
-            if name in _LOADED or name in _LOAD_ERRORS:
-                continue
-            try:
-                if name.endswith(".checks") and importlib.util.find_spec(name) is None:
-                    continue
-                importlib.import_module(name)
-                _LOADED.add(name)
-            except Exception as exc:  # noqa: BLE001 - one broken paper must not hide others
-                _LOAD_ERRORS[name] = _last_line(exc)
-    return sorted(_LOADED)
+def load_papers() -> list[str]:
+    """Import every paper package and its ``checks`` module, once (see
+    :mod:`pflbounds.symbolic.loader`). Returns the modules loaded; raises
+    :class:`~pflbounds.symbolic.loader.PaperLoadError` naming a paper that fails."""
+    return loader.load_papers(checks=True)
 
 
 def load_errors() -> dict[str, str]:
-    """Modules that failed to import in :func:`load_papers`, with the error."""
-    return dict(_LOAD_ERRORS)
+    """Modules that failed to import (papers, and modules named by tasks), with the error."""
+    return {**loader.load_failures(), **_LOAD_ERRORS}
 
 
 def _last_line(exc: BaseException) -> str:

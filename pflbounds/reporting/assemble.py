@@ -63,7 +63,7 @@ def _result_block(r) -> ResultBlock:
                                hidden_constants=f.hidden_constants))
     return ResultBlock(
         id=r.id, label=r.label, kind=str(r.kind), quantity=r.quantity, statement=r.statement,
-        hypotheses=list(r.hypotheses), conditions=[typst_expr(c.relation) for c in r.conditions],
+        hypotheses=list(r.hypotheses), conditions=[typst_expr(c.relation, r.paper) for c in r.conditions],
         forms=forms, errata_ids=[e.id for e in r.errata],
     )
 

@@ -1,25 +1,36 @@
 """The catalog of results: look results up by id and list them by paper.
 
-Papers register their results when imported. The catalog discovers the paper packages
-under ``pflbounds.papers`` dynamically, so the engines never import a paper by name.
+Papers register their results when imported. The catalog finds the paper packages through
+:mod:`pflbounds.symbolic.loader`, so the engines never import a paper by name.
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
-import pkgutil
 
+from pflbounds.symbolic import loader
 from pflbounds.symbolic.result import Assumption, Result
 
 _RESULTS: dict[str, Result] = {}
 _ASSUMPTIONS: dict[str, Assumption] = {}
 _PAPERS: dict[str, dict[str, str]] = {}
-_loaded = False
 
 
 def register_paper(paper_id: str, title: str, citation: str, digest: str = "") -> None:
     _PAPERS[paper_id] = {"id": paper_id, "title": title, "citation": citation, "digest": digest}
+
+
+def forget_paper(paper_id: str) -> None:
+    """Remove a paper, its results, assumptions, constants and complexity table (tests)."""
+    from pflbounds.symbolic.constants import forget_paper_constants
+
+    _PAPERS.pop(paper_id, None)
+    _COMPLEXITY.pop(paper_id, None)
+    for rid in [k for k, r in _RESULTS.items() if r.paper == paper_id]:
+        del _RESULTS[rid]
+    for aid in [k for k in _ASSUMPTIONS if k.startswith(paper_id + ".")]:
+        del _ASSUMPTIONS[aid]
+    forget_paper_constants(paper_id)
 
 
 def register(result: Result) -> Result:
@@ -35,16 +46,9 @@ def register_assumption(a: Assumption) -> Assumption:
 
 
 def load_papers() -> None:
-    """Import every paper package under ``pflbounds.papers`` (idempotent)."""
-    global _loaded
-    if _loaded:
-        return
-    import pflbounds.papers as papers
-
-    for mod in pkgutil.iter_modules(papers.__path__):
-        if mod.ispkg:
-            importlib.import_module(f"pflbounds.papers.{mod.name}")
-    _loaded = True
+    """Import every paper package (idempotent); raises
+    :class:`~pflbounds.symbolic.loader.PaperLoadError` naming a paper that fails."""
+    loader.load_papers()
 
 
 def get(result_id: str) -> Result:

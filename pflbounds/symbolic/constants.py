@@ -1,8 +1,12 @@
-"""Named constants: sympy symbol, domain, meaning and unit.
+"""Named constants: sympy symbol, domain, meaning and unit, scoped by paper.
 
-Constants are shared across papers by name (``mu`` means the strong-convexity constant in
-every paper). A paper may declare extra constants with :func:`constant`; declaring an
-existing name again must agree on unit and domain.
+A small *core* of constants means the same thing in every paper (``mu``, ``L``, ``sigma2``,
+``eta``, ``K``, ``N``, ``T``, ``d``, ``eps``, ``Delta0``, ``F0``). Everything else is declared by
+a paper and keyed by ``(paper, name)``: two papers may use the same letter for different
+things (even2022's bias factor ``B`` and a minibatch size ``B``), and a paper may give a core
+name its own meaning (its own ``L``). Lookups take the paper: the paper's own declaration wins,
+then the core. Declaring a name again in the same scope must agree on unit and domain.
+Input names on the command line stay the paper's own symbols.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ DOMAINS = {
     "unit_interval": "a number in [0, 1]",
     "real": "a real number",
 }
+CORE = ""
+"""The scope of the shared core constants."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,8 @@ class Constant:
     domain: str = "positive"
     latex: str = ""
     typst: str = ""
+    paper: str = CORE
+    """The declaring paper (``""`` for the shared core)."""
     symbol: sp.Symbol = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -74,7 +82,8 @@ class Constant:
             )
 
 
-_TABLE: dict[str, Constant] = {}
+_CORE: dict[str, Constant] = {}
+_PAPER: dict[tuple[str, str], Constant] = {}
 
 
 def constant(
@@ -84,39 +93,79 @@ def constant(
     domain: str = "positive",
     latex: str = "",
     typst: str = "",
+    *,
+    paper: str | None = None,
 ) -> sp.Symbol:
-    """Declare (or look up) a constant and return its sympy symbol."""
+    """Declare (or look up) a constant and return its sympy symbol.
+
+    ``paper=None`` declares a core constant (shared by every paper); otherwise the constant
+    belongs to ``paper`` only and may reuse a name that another paper, or the core, uses.
+    """
+    scope = paper or CORE
     u = Unit.parse(unit) if isinstance(unit, str) else unit
-    c = Constant(name, meaning, u, domain, latex, typst)
-    old = _TABLE.get(name)
+    c = Constant(name, meaning, u, domain, latex, typst, scope)
+    table_key = (scope, name)
+    old = _CORE.get(name) if scope == CORE else _PAPER.get(table_key)
     if old is not None:
         if old.unit != c.unit or old.domain != c.domain:
+            where = "the core" if scope == CORE else f"paper {scope}"
             raise ValueError(
-                f"constant {name} declared twice with different unit or domain: "
+                f"constant {name} declared twice in {where} with different unit or domain: "
                 f"{old.unit}/{old.domain} vs {c.unit}/{c.domain}"
             )
         return old.symbol
-    _TABLE[name] = c
+    if scope == CORE:
+        _CORE[name] = c
+    else:
+        _PAPER[table_key] = c
     return c.symbol
 
 
-def get_constant(name: str) -> Constant:
-    try:
-        return _TABLE[name]
-    except KeyError:
-        raise KeyError(f"unknown constant {name!r}; known: {', '.join(sorted(_TABLE))}") from None
+def find_constant(name: str, paper: str | None = None) -> Constant | None:
+    """The constant ``name`` as ``paper`` sees it (its own, else the core), or None."""
+    if paper:
+        own = _PAPER.get((paper, name))
+        if own is not None:
+            return own
+    return _CORE.get(name)
 
 
-def all_constants() -> dict[str, Constant]:
-    return dict(_TABLE)
+def get_constant(name: str, paper: str | None = None) -> Constant:
+    """The constant ``name`` as ``paper`` sees it; ``KeyError`` listing the known names."""
+    c = find_constant(name, paper)
+    if c is None:
+        known = ", ".join(sorted(all_constants(paper)))
+        scope = f"paper {paper}" if paper else "the core"
+        raise KeyError(f"unknown constant {name!r} for {scope}; known: {known}")
+    return c
 
 
-def units_of(symbols: set[sp.Symbol]) -> dict[sp.Symbol, Unit]:
-    return {s: get_constant(s.name).unit for s in symbols}
+def all_constants(paper: str | None = None) -> dict[str, Constant]:
+    """Every constant ``paper`` sees, by name (the core, overridden by the paper's own)."""
+    out = dict(_CORE)
+    if paper:
+        out.update({n: c for (p, n), c in _PAPER.items() if p == paper})
+    return out
+
+
+def paper_constants(paper: str) -> dict[str, Constant]:
+    """The constants declared by ``paper`` itself, by name."""
+    return {n: c for (p, n), c in _PAPER.items() if p == paper}
+
+
+def forget_paper_constants(paper: str) -> None:
+    """Remove the constants declared by ``paper`` (tests that load a paper temporarily)."""
+    for key in [k for k in _PAPER if k[0] == paper]:
+        del _PAPER[key]
+
+
+def units_of(symbols: set[sp.Symbol], paper: str | None = None) -> dict[sp.Symbol, Unit]:
+    """Unit of each symbol, as ``paper`` declares it."""
+    return {s: get_constant(s.name, paper).unit for s in symbols}
 
 
 # ---------------------------------------------------------------------------------------
-# Constants shared by the papers (names follow the digests).
+# The core: constants that mean the same thing in every paper (names follow the digests).
 # ---------------------------------------------------------------------------------------
 mu = constant("mu", "strong-convexity constant", "f/x^2", latex=r"\mu", typst="mu")
 L = constant("L", "smoothness constant", "f/x^2", latex="L", typst="L")

@@ -163,7 +163,7 @@ def resolve_inputs(
     for n, v in values.items():
         if n in needed:
             try:
-                get_constant(n).check_value(v)
+                get_constant(n, result.paper).check_value(v)
             except ValueError as e:
                 raise InputError(str(e)) from None
     vals: dict[str, Any] = dict(values)
@@ -197,7 +197,7 @@ def resolve_inputs(
     if missing:
         hints = []
         for n in missing:
-            c = get_constant(n)
+            c = get_constant(n, result.paper)
             how = [
                 dv for dv in result.derivations
                 if dv.symbol == n and (not dv.forms or fname in dv.forms)
@@ -209,7 +209,7 @@ def resolve_inputs(
         )
     for n, v in vals.items():
         if n in needed:
-            get_constant(n).check_value(v)
+            get_constant(n, result.paper).check_value(v)
     return vals, derived
 
 
@@ -279,7 +279,7 @@ def solve(
                   if var not in {s.name for s in c.relation.free_symbols})
     check_conditions(fixed, vals)  # conditions that no value of the unknown can repair
     target = float(target)
-    const = get_constant(var)
+    const = get_constant(var, result.paper)
     shape = np.broadcast(*[np.asarray(v, dtype=float) for v in vals.values()]).shape
     flat = {n: np.broadcast_to(np.asarray(v, dtype=float), shape).ravel() for n, v in vals.items()}
     n_el = int(np.prod(shape)) if shape else 1

@@ -10,22 +10,24 @@ _REL_LATEX = {"<=": r"\le", ">=": r"\ge", "=": "="}
 _REL_TYPST = {"<=": "<=", ">=": ">=", "=": "="}
 
 
-def _latex_names() -> dict[sp.Symbol, str]:
-    return {c.symbol: c.latex for c in all_constants().values() if c.latex}
+def _latex_names(paper: str | None) -> dict[sp.Symbol, str]:
+    return {c.symbol: c.latex for c in all_constants(paper).values() if c.latex}
 
 
-def _typst_names() -> dict[str, str]:
-    return {c.name: c.typst for c in all_constants().values() if c.typst}
+def _typst_names(paper: str | None) -> dict[str, str]:
+    return {c.name: c.typst for c in all_constants(paper).values() if c.typst}
 
 
-def latex_expr(expr: sp.Basic) -> str:
-    return sp.latex(expr, symbol_names=_latex_names())
+def latex_expr(expr: sp.Basic, paper: str | None = None) -> str:
+    """LaTeX of ``expr`` with each constant's notation as ``paper`` declares it."""
+    return sp.latex(expr, symbol_names=_latex_names(paper))
 
 
-def typst_expr(expr: sp.Basic) -> str:
+def typst_expr(expr: sp.Basic, paper: str | None = None) -> str:
+    """Typst math of ``expr`` with each constant's notation as ``paper`` declares it."""
     from pflbounds.symbolic.typst_printer import typst_math
 
-    return typst_math(expr, _typst_names())
+    return typst_math(expr, _typst_names(paper))
 
 
 _TEXT_ESCAPES = {
@@ -48,7 +50,7 @@ def latex_form(result, form: str | None = None) -> str:
     lines = []
     for part, e in f.exprs.items():
         lhs = result.extra.get("part_latex", {}).get(part, latex_text(part)) if part else q
-        lines.append(f"{lhs} {rel} {latex_expr(e)}")
+        lines.append(f"{lhs} {rel} {latex_expr(e, result.paper)}")
     return r" \\ ".join(lines)
 
 
@@ -60,5 +62,5 @@ def typst_form(result, form: str | None = None) -> str:
     lines = []
     for part, e in f.exprs.items():
         lhs = result.extra.get("part_typst", {}).get(part, q) if part else q
-        lines.append(f"{lhs} {rel} {typst_expr(e)}")
+        lines.append(f"{lhs} {rel} {typst_expr(e, result.paper)}")
     return " \\\n".join(lines)

@@ -174,7 +174,7 @@ class Result:
         f = self.form(form)
         out: dict[str, Unit] = {}
         for part, e in f.exprs.items():
-            u = dimension(e, units_of(e.free_symbols))
+            u = dimension(e, units_of(e.free_symbols, self.paper))
             want = self.part_unit(part)
             if u != want:
                 raise DimensionError(
@@ -183,7 +183,7 @@ class Result:
                 )
             out[part] = u
         for c in self.conditions_for(form):
-            dimension(c.relation, units_of(c.relation.free_symbols))
+            dimension(c.relation, units_of(c.relation.free_symbols, self.paper))
         return out
 
     def part_unit(self, part: str) -> Unit:
@@ -207,6 +207,6 @@ class Result:
         """``(name, meaning, unit)`` for each input of a form."""
         out = []
         for n in self.inputs(form):
-            c = get_constant(n)
+            c = get_constant(n, self.paper)
             out.append((n, c.meaning, str(c.unit)))
         return out

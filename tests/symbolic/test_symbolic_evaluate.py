@@ -373,15 +373,17 @@ def test_elasticities_check_conditions():
 def test_constant_redeclaration():
     mu = constant("mu", "strong-convexity constant", "f/x^2")
     assert mu is get_constant("mu").symbol
-    with pytest.raises(ValueError, match="declared twice with different unit"):
+    with pytest.raises(ValueError, match="declared twice in the core with different unit"):
         constant("mu", "strong-convexity constant", "f/x")
     with pytest.raises(ValueError, match="declared twice"):
         constant("K", "iterations", "1", "positive")
 
 
 def test_constant_lookup_and_domain_names():
-    with pytest.raises(KeyError, match="unknown constant 'nope'"):
+    with pytest.raises(KeyError, match="unknown constant 'nope' for the core"):
         get_constant("nope")
+    with pytest.raises(KeyError, match="unknown constant 'V' for the core"):
+        get_constant("V")  # even2022's own constant is not in the core
     from pflbounds.symbolic.constants import Constant
 
     with pytest.raises(ValueError, match="unknown domain"):
@@ -392,7 +394,7 @@ def test_constant_lookup_and_domain_names():
         c.check_value(1.5)
     sym = get_constant("K").symbol
     assert sym.is_integer and sym.is_positive
-    assert get_constant("B").symbol.is_nonnegative
+    assert get_constant("B", "even2022").symbol.is_nonnegative
 
 
 # ----------------------------------------------------------------------------- hidden

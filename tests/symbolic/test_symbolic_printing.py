@@ -127,6 +127,8 @@ def test_typst_uses_the_constants_notation():
 def test_expression_printers_use_constant_names():
     r = get("even2022.theorem3")
     e = r.form("corrected").expr
-    assert r"\sum_{ij}\lambda_{ij}^2" in latex_expr(e)
-    assert "sum_(i j) lambda_(i j)^2" in typst_expr(e)
-    assert "SumLam2" not in latex_expr(e) and "SumLam2" not in typst_expr(e)
+    assert r"\sum_{ij}\lambda_{ij}^2" in latex_expr(e, "even2022")
+    assert "sum_(i j) lambda_(i j)^2" in typst_expr(e, "even2022")
+    assert "SumLam2" not in latex_expr(e, "even2022")
+    # without the paper, its own constants have no notation: the plain name is printed
+    assert "SumLam_{2}" in latex_expr(e) and "SumLam2" in typst_expr(e)

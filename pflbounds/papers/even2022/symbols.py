@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from pflbounds.papers.even2022.paper import P
 from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the paper's modules
     F0,
     Delta0,
@@ -16,7 +17,6 @@ from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the p
     L,
     N,
     T,
-    constant,
     d,
     eps,
     eta,
@@ -25,64 +25,64 @@ from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the p
     sigma2,
 )
 
-V = constant("V", "sum_j lambda_ij^2 for agent i (variance factor)", "1", "positive",
+V = P.constant("V", "sum_j lambda_ij^2 for agent i (variance factor)", "1", "positive",
              latex=r"V_i", typst="V_i")
-B = constant("B", "sum_j lambda_ij b_ij^2 for agent i (bias factor)", "f^2/x^2", "nonnegative",
+B = P.constant("B", "sum_j lambda_ij b_ij^2 for agent i (bias factor)", "f^2/x^2", "nonnegative",
              latex=r"B_i", typst="B_i")
-SumLam2 = constant("SumLam2", "sum_ij lambda_ij^2", "1", "positive",
+SumLam2 = P.constant("SumLam2", "sum_ij lambda_ij^2", "1", "positive",
                    latex=r"\sum_{ij}\lambda_{ij}^2", typst="sum_(i j) lambda_(i j)^2")
-BiasSum = constant("BiasSum", "sum_ij lambda_ij b_ij^2", "f^2/x^2", "nonnegative",
+BiasSum = P.constant("BiasSum", "sum_ij lambda_ij b_ij^2", "f^2/x^2", "nonnegative",
                    latex=r"\sum_{ij}\lambda_{ij}b_{ij}^2", typst="sum_(i j) lambda_(i j) b_(i j)^2")
-BiasF = constant("BiasF", "sum_ij lambda_ij (f_i(x_j^*) - f_i^*)", "f", "nonnegative",
+BiasF = P.constant("BiasF", "sum_ij lambda_ij (f_i(x_j^*) - f_i^*)", "f", "nonnegative",
                  latex=r"\sum_{ij}\lambda_{ij}(f_i(x_j^*)-f_i^*)",
                  typst="sum_(i j) lambda_(i j) (f_i (x_j^*) - f_i^*)")
-DeltaLam0 = constant("DeltaLam0", "f^Lambda(y^0) - f^Lambda(y^Lambda) (<= F0)", "f",
+DeltaLam0 = P.constant("DeltaLam0", "f^Lambda(y^0) - f^Lambda(y^Lambda) (<= F0)", "f",
                      "nonnegative", latex=r"\Delta^\Lambda_0", typst="Delta^Lambda_0")
-rho_W = constant("rho_W", "spectral radius of W = Lambda Lambda^T", "1", "positive",
+rho_W = P.constant("rho_W", "spectral radius of W = Lambda Lambda^T", "1", "positive",
                  latex=r"\rho(W)", typst="rho(W)")
-Neps = constant("Neps", "N_i^eps: number of agents eps-close to agent i (i included)", "1",
+Neps = P.constant("Neps", "N_i^eps: number of agents eps-close to agent i (i included)", "1",
                 "positive_integer", latex=r"\mathcal{N}_i^\varepsilon",
                 typst="cal(N)_i^epsilon")
-invN_mean = constant("invN_mean", "(1/N) sum_i 1/N_i^eps(b^2/mu)", "1", "positive",
+invN_mean = P.constant("invN_mean", "(1/N) sum_i 1/N_i^eps(b^2/mu)", "1", "positive",
                      latex=r"\frac{1}{N}\sum_i \frac{1}{\mathcal{N}_i^\varepsilon}",
                      typst="1/N sum_i 1/(cal(N)_i^epsilon)")
-b = constant("b", "bias bound b_ij >= d_H(D_i, D_j) (gradient gap)", "f/x", "nonnegative",
+b = P.constant("b", "bias bound b_ij >= d_H(D_i, D_j) (gradient gap)", "f/x", "nonnegative",
              latex=r"b_{ij}", typst="b_(i j)")
-r = constant("r", "bound on ||x_i^*||; Theorem 1 sets mu = L = 1/r^2, so r has the unit "
+r = P.constant("r", "bound on ||x_i^*||; Theorem 1 sets mu = L = 1/r^2, so r has the unit "
              "of mu^(-1/2)", "x*f^-0.5", latex="r", typst="r")
-N_eff = constant("N_eff", "agents carrying information on the hard instance "
+N_eff = P.constant("N_eff", "agents carrying information on the hard instance "
                  "(#{j: b_1j^2 < 36 eps})", "1", "positive_integer",
                  latex=r"N_{\mathrm{eff}}", typst="N_\"eff\"")
-psi = constant("psi", "packing separation psi(delta) of the hard family", "f",
+psi = P.constant("psi", "packing separation psi(delta) of the hard family", "f",
                latex=r"\psi(\delta)", typst="psi(delta)")
-Vcard = constant("Vcard", "size |V| of the packing", "1", "positive",
+Vcard = P.constant("Vcard", "size |V| of the packing", "1", "positive",
                  latex=r"|\mathcal{V}|", typst="|cal(V)|")
-I1 = constant("I1", "mutual information I(phi_1, alpha) per oracle call (nats)", "1",
+I1 = P.constant("I1", "mutual information I(phi_1, alpha) per oracle call (nats)", "1",
               latex=r"I(\phi_1,\alpha)", typst="I(phi_1, alpha)")
-Itot = constant("Itot", "mutual information I(phi, alpha) of all the data (nats)", "1",
+Itot = P.constant("Itot", "mutual information I(phi, alpha) of all the data (nats)", "1",
                 "nonnegative", latex=r"I(\phi,\alpha)", typst="I(phi, alpha)")
-E_k = constant("E_k", "E[F(y^k) - F(y^*)]", "f", "nonnegative",
+E_k = P.constant("E_k", "E[F(y^k) - F(y^*)]", "f", "nonnegative",
                latex=r"\mathbb{E}[F(y^k)-F^*]", typst="EE[F(y^k) - F^*]")
-gradgap2 = constant("gradgap2", "E||grad F(y^k) - grad G(y^k)||^2", "f^2/x^2", "nonnegative",
+gradgap2 = P.constant("gradgap2", "E||grad F(y^k) - grad G(y^k)||^2", "f^2/x^2", "nonnegative",
                     latex=r"\mathbb{E}\|\nabla F-\nabla G\|^2",
                     typst="EE norm(nabla F - nabla G)^2")
-sigma_g2 = constant("sigma_g2", "variance of the gradient estimate of G", "f^2/x^2",
+sigma_g2 = P.constant("sigma_g2", "variance of the gradient estimate of G", "f^2/x^2",
                     "nonnegative", latex=r"\sigma_g^2", typst="sigma_g^2")
-C = constant("C", "cluster size (N = M C)", "1", "positive_integer", latex="C", typst="C")
-S = constant("S", "samples per agent used to estimate the biases", "1", "positive_integer",
+C = P.constant("C", "cluster size (N = M C)", "1", "positive_integer", latex="C", typst="C")
+S = P.constant("S", "samples per agent used to estimate the biases", "1", "positive_integer",
              latex="S", typst="S")
-u = constant("u", "threshold on the estimated squared distances b_hat_ij^2", "f^2/x^4",
+u = P.constant("u", "threshold on the estimated squared distances b_hat_ij^2", "f^2/x^4",
              latex="u", typst="u")
-nu2 = constant("nu2", "largest eigenvalue of the sub-Gaussian proxy Sigma", "f^2/x^4",
+nu2 = P.constant("nu2", "largest eigenvalue of the sub-Gaussian proxy Sigma", "f^2/x^4",
                latex=r"\nu^2", typst="nu^2")
-d_eff = constant("d_eff", "effective dimension Tr(Sigma)/nu^2", "1",
+d_eff = P.constant("d_eff", "effective dimension Tr(Sigma)/nu^2", "1",
                  latex=r"d_{\mathrm{eff}}", typst="d_\"eff\"")
-Delta2 = constant("Delta2", "smallest squared separation of cluster means", "f^2/x^4",
+Delta2 = P.constant("Delta2", "smallest squared separation of cluster means", "f^2/x^4",
                   latex=r"\Delta^2", typst="Delta^2")
-b_max = constant("b_max", "max_ij b_ij", "f/x", "nonnegative", latex=r"b_{\max}",
+b_max = P.constant("b_max", "max_ij b_ij", "f/x", "nonnegative", latex=r"b_{\max}",
                  typst="b_max")
-D_star = constant("D_star", "bound on every ||x_i^*||", "x", latex="D^*", typst="D^*")
-c_N = constant("c_N", "number of misclassifiable pairs per agent in the union bound "
+D_star = P.constant("D_star", "bound on every ||x_i^*||", "x", latex="D^*", typst="D^*")
+c_N = P.constant("c_N", "number of misclassifiable pairs per agent in the union bound "
                "(1 in the paper, N - C when counted)", "1", "positive",
                latex="c_N", typst="c_N")
 

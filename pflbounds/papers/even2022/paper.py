@@ -1,0 +1,8 @@
+"""The even2022 builder: its constants and results are declared through ``P``."""
+
+from __future__ import annotations
+
+from pflbounds.symbolic.builder import PaperBuilder
+
+P = PaperBuilder("even2022")
+cond, form, result = P.cond, P.form, P.result

@@ -1,0 +1,97 @@
+"""Declare a paper's constants and results tersely: one :class:`PaperBuilder` per paper.
+
+A paper module writes::
+
+    P = PaperBuilder("mypaper")
+    B = P.constant("B", "minibatch size", "1", "positive_integer")
+    THM1 = P.result("theorem1", "Theorem 1", Kind.UPPER_BOUND, "E[f(x^K)] - f^*", "f",
+                    "statement ...", [P.form("printed", ...)])
+
+Results get the id ``<paper>.<key>``, are registered in the catalog, and remember the file
+and line that declared them (``pflbounds show`` prints it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import sympy as sp
+
+from pflbounds.symbolic.catalog import register, register_assumption, register_paper
+from pflbounds.symbolic.constants import constant
+from pflbounds.symbolic.result import Assumption, Condition, Form, Kind, Result
+from pflbounds.symbolic.units import Unit
+
+_EXTRA_TEXT = ("quantity_typst", "quantity_latex", "part_units", "part_typst", "part_latex")
+
+
+def caller_location(depth: int = 2) -> str:
+    """``path:line`` of the code ``depth`` frames up, the path relative to the working
+    directory when it lies below it."""
+    frame = sys._getframe(depth)
+    path = frame.f_code.co_filename
+    try:
+        rel = os.path.relpath(path)
+        path = rel if not rel.startswith("..") else path
+    except ValueError:  # pragma: no cover - another drive on Windows
+        pass
+    return f"{path}:{frame.f_lineno}"
+
+
+class PaperBuilder:
+    """Constants, conditions, forms and results of one paper, registered under its id."""
+
+    def __init__(self, paper: str) -> None:
+        if not paper or not paper.isidentifier():
+            raise ValueError(f"paper id must be a Python identifier, got {paper!r}")
+        self.paper = paper
+
+    def register(self, title: str, citation: str, digest: str = "") -> None:
+        """Register the paper itself (title and citation for listings and reports)."""
+        register_paper(self.paper, title, citation, digest=digest)
+
+    def constant(self, name: str, meaning: str, unit: str | Unit, domain: str = "positive",
+                 latex: str = "", typst: str = "") -> sp.Symbol:
+        """A constant of this paper (see :func:`pflbounds.symbolic.constants.constant`)."""
+        return constant(name, meaning, unit, domain, latex, typst, paper=self.paper)
+
+    def assumption(self, key: str, name: str, statement: str,
+                   constants: tuple[str, ...] = ()) -> Assumption:
+        """Register the assumption ``<paper>.<key>``."""
+        return register_assumption(Assumption(f"{self.paper}.{key}", name, statement, constants))
+
+    @staticmethod
+    def cond(rel: sp.Basic, label: str = "") -> Condition:
+        """A side condition (a sympy relation) with a human label."""
+        return Condition(rel, label)
+
+    @staticmethod
+    def form(name: str, expr: sp.Basic | None = None, note: str = "", *,
+             parts: dict[str, sp.Basic] | None = None, conditions: tuple[Condition, ...] = (),
+             normalized: str = "") -> Form:
+        """One form (``printed``, ``explicit``, ``corrected``, ...) of a result."""
+        return Form(name, expr, parts, note, tuple(conditions), normalized)
+
+    def result(self, key: str, label: str, kind: Kind, quantity: str, unit: str,
+               statement: str, forms: list[Form], *, relation: str = "<=",
+               **kw: Any) -> Result:
+        """Build and register the result ``<paper>.<key>``.
+
+        Keyword arguments are :class:`Result` fields; ``quantity_typst``, ``quantity_latex``,
+        ``part_units``, ``part_typst`` and ``part_latex`` go to ``extra``.
+        """
+        extra = kw.pop("extra", {})
+        for k in _EXTRA_TEXT:
+            if k in kw:
+                extra[k] = kw.pop(k)
+        if "part_units" in extra:
+            extra["part_units"] = {p: Unit.parse(u) for p, u in extra["part_units"].items()}
+        extra.setdefault("defined_at", caller_location())
+        r = Result(
+            id=f"{self.paper}.{key}", paper=self.paper, label=label, kind=kind,
+            quantity=quantity, quantity_unit=Unit.parse(unit), statement=statement,
+            forms={f.name: f for f in forms}, relation=relation, extra=extra, **kw,
+        )
+        return register(r)

@@ -1,0 +1,118 @@
+"""The paper loader shared by the result catalog and the check registry.
+
+A paper is a Python package: every subpackage of ``pflbounds.papers``, plus any package named
+in the environment variable ``PFLBOUNDS_PAPERS`` (comma-separated module names) or added with
+:func:`add_paper_package`. Importing the package registers its constants and results;
+importing its ``checks`` submodule (when it has one) registers its checks. The catalog needs
+only the former (a fast start for ``eval`` and ``solve``), the registry both.
+
+A paper that fails to import is an error that names the paper and the cause
+(:class:`PaperLoadError`), raised on every load, never a silent absence.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import pkgutil
+import traceback
+
+PAPERS_PACKAGE = "pflbounds.papers"
+ENV_VAR = "PFLBOUNDS_PAPERS"
+
+_EXTRA: list[str] = []
+_LOADED: set[str] = set()
+_FAILED: dict[str, str] = {}
+
+
+class PaperLoadError(RuntimeError):
+    """A paper package (or its checks) failed to import."""
+
+    def __init__(self, module: str, cause: str) -> None:
+        self.module = module
+        self.cause = cause
+        super().__init__(f"paper {_paper_name(module)!r} failed to load ({module}): {cause}")
+
+
+def _paper_name(module: str) -> str:
+    parts = module.split(".")
+    if parts[-1] == "checks" and len(parts) > 1:
+        parts = parts[:-1]
+    return parts[-1]
+
+
+def add_paper_package(module: str) -> None:
+    """Load ``module`` as a paper too (in this process and, through the environment, in
+    worker processes started afterwards)."""
+    if module not in _EXTRA:
+        _EXTRA.append(module)
+    names = [n for n in os.environ.get(ENV_VAR, "").split(",") if n]
+    if module not in names:
+        os.environ[ENV_VAR] = ",".join([*names, module])
+
+
+def remove_paper_package(module: str) -> None:
+    """Undo :func:`add_paper_package` (its results and checks stay registered)."""
+    if module in _EXTRA:
+        _EXTRA.remove(module)
+    names = [n for n in os.environ.get(ENV_VAR, "").split(",") if n and n != module]
+    if names:
+        os.environ[ENV_VAR] = ",".join(names)
+    else:
+        os.environ.pop(ENV_VAR, None)
+    for name in [m for m in _FAILED if m == module or m.startswith(module + ".")]:
+        del _FAILED[name]
+
+
+def paper_packages() -> list[str]:
+    """Module names of every paper package: those under ``pflbounds.papers``, then the
+    extra ones."""
+    pkg = importlib.import_module(PAPERS_PACKAGE)
+    found = [info.name for info in pkgutil.iter_modules(pkg.__path__, prefix=PAPERS_PACKAGE + ".")
+             if info.ispkg]
+    extra = [n.strip() for n in os.environ.get(ENV_VAR, "").split(",") if n.strip()]
+    for name in [*_EXTRA, *extra]:
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def _import(name: str) -> None:
+    if name in _LOADED:
+        return
+    if name in _FAILED:
+        raise PaperLoadError(name, _FAILED[name])
+    try:
+        importlib.import_module(name)
+    except Exception as exc:  # noqa: BLE001 - reported as the paper's load error
+        cause = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        _FAILED[name] = cause
+        raise PaperLoadError(name, cause) from exc
+    _LOADED.add(name)
+
+
+def load_papers(*, checks: bool = False) -> list[str]:
+    """Import every paper package (and, with ``checks``, its ``checks`` module), once.
+
+    Returns the module names loaded. Raises :class:`PaperLoadError` for the first paper that
+    fails, every time it is called.
+    """
+    for name in paper_packages():
+        _import(name)
+        if checks:
+            sub = name + ".checks"
+            if sub in _LOADED:
+                continue
+            try:
+                spec = importlib.util.find_spec(sub)
+            except (ImportError, ValueError):
+                spec = None
+            if spec is not None:
+                _import(sub)
+    return sorted(_LOADED)
+
+
+def load_failures() -> dict[str, str]:
+    """Modules that failed to import, with the last line of their error."""
+    return dict(_FAILED)

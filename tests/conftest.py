@@ -1,0 +1,38 @@
+"""Fixtures shared by the whole suite: the test-only papers under ``tests/testpapers``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TESTPAPERS = str(Path(__file__).parent / "testpapers")
+
+
+@pytest.fixture
+def extra_paper() -> Iterator:
+    """Load a test-only paper package by name next to the real ones; forget it afterwards."""
+    from pflbounds.checking import registry
+    from pflbounds.symbolic import catalog, loader
+
+    added: list[str] = []
+    state = registry.snapshot()
+    sys.path.insert(0, TESTPAPERS)
+
+    def load(name: str) -> None:
+        loader.add_paper_package(name)
+        added.append(name)
+
+    try:
+        yield load
+    finally:
+        for name in added:
+            loader.remove_paper_package(name)
+            catalog.forget_paper(name)
+            for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                del sys.modules[mod]
+                loader._LOADED.discard(mod)
+        registry.restore(state)
+        sys.path.remove(TESTPAPERS)
