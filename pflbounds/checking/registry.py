@@ -3,9 +3,9 @@
 Paper packages register their checks when imported. :func:`load_papers` imports every paper
 package and its ``checks`` module through the paper loader shared with the result catalog
 (:mod:`pflbounds.symbolic.loader`), so no paper is named here. Lookups load the papers
-lazily, which also lets worker processes find a check by id. Each registration remembers the module that made it
-(:func:`module_of`): a worker imports that module to recreate checks that do not come from a
-paper package, such as checks defined by tests.
+lazily, which also lets worker processes find a check by id. Each registration remembers the
+module that made it (:func:`module_of`): a worker imports that module to recreate checks that
+do not come from a paper package, such as checks defined by tests.
 """
 
 from __future__ import annotations

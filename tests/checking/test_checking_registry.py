@@ -20,7 +20,6 @@ from pflbounds.checking import (
     register,
     unregister,
 )
-from pflbounds.checking import registry as reg
 
 
 def _sim(params, n, ss):  # pragma: no cover

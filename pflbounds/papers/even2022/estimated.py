@@ -5,8 +5,8 @@ from __future__ import annotations
 import sympy as sp
 
 from pflbounds.papers.even2022 import inputs
-from pflbounds.papers.even2022.paper import cond, form, result
 from pflbounds.papers.even2022.errata import ERRATA
+from pflbounds.papers.even2022.paper import cond, form, result
 from pflbounds.papers.even2022.symbols import (
     F0,
     C,
