@@ -24,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.algorithms.driver import Costs, iterate
 from pflbounds.algorithms.protocols import MixtureProblem, StochasticProblem
-from pflbounds.algorithms.trace import LiftedTrace, Trace, record_points
+from pflbounds.algorithms.trace import LiftedTrace, Trace
 from pflbounds.problems.agent_ops import AgentMatrix, AgentOperator
 from pflbounds.problems.clusters import interpolated_operator, spectral_radius
 
@@ -69,6 +70,9 @@ def _eta_array(eta: float | np.ndarray, N: int) -> float | np.ndarray:
     return e[:, None]
 
 
+Charge = Callable[[Costs], None]
+
+
 def _run(
     problem: StochasticProblem,
     step: Callable[[np.ndarray], np.ndarray],
@@ -78,33 +82,68 @@ def _run(
     record: Iterable[int] | None,
     store_iterates: bool,
     view: Callable[[np.ndarray], np.ndarray] | None = None,
+    charge: Charge | None = None,
 ) -> tuple[Trace, list[np.ndarray]]:
-    """Iterate ``state <- step(state)`` K times; record excess of view(state) at record."""
-    ks = record_points(record, K)
-    X = _initial(problem, x0, R)
-    excess = np.empty((R, ks.size, problem.N))
-    iters: list[np.ndarray] = []
-    states: list[np.ndarray] = []
-    j = 0
-    with np.errstate(over="ignore", invalid="ignore"):
-        for k in range(K + 1):
-            if j < ks.size and k == ks[j]:
-                Xv = X if view is None else view(X)
-                excess[:, j, :] = problem.excess(Xv)
-                if store_iterates:
-                    iters.append(np.array(Xv))
-                    states.append(np.array(X))
-                j += 1
-            if k == K:
-                break
-            X = step(X)
+    """Run ``X <- step(X)`` K times on the iteration driver; record the excess of view(X)
+    (and the iterates when asked) and the cost counters charged by ``charge`` each step."""
+    see = view if view is not None else (lambda X: X)
+    metrics: dict[str, Callable[[Any], np.ndarray]] = {
+        "excess": lambda s: problem.excess(see(s["X"]))
+    }
+    if store_iterates:
+        metrics["iterates"] = lambda s: np.array(see(s["X"]))
+        metrics["states"] = lambda s: np.array(s["X"])
+
+    def drive(state: dict[str, np.ndarray], k: int, costs: Costs) -> dict[str, np.ndarray]:
+        X = step(state["X"])
+        if charge is not None:
+            charge(costs)
+        return {"X": X}
+
+    run = iterate({"X": _initial(problem, x0, R)}, drive, K, metrics=metrics, record=record,
+                  counters=COLLABORATIVE_COUNTERS)
     tr = Trace(
-        ks=ks,
-        excess=excess,
-        X_final=X if view is None else view(X),
-        iterates=np.stack(iters, axis=1) if store_iterates else None,
+        ks=run.ks,
+        excess=run.metrics["excess"],
+        X_final=see(run.state["X"]),
+        iterates=run.metrics.get("iterates"),
+        costs=run.costs,
     )
+    states = list(np.moveaxis(run.metrics["states"], 1, 0)) if store_iterates else []
     return tr, states
+
+
+COLLABORATIVE_COUNTERS = ("rounds", "floats_sent", "samples", "grad_evals")
+"""Counters of the collaborative methods (see :data:`pflbounds.algorithms.driver.COUNTERS`)."""
+
+
+def _charge(N: int, d: int, *, rounds: float, grads: float, floats_per_round: float) -> Charge:
+    """Per iteration: N fresh samples, ``grads`` gradient evaluations, ``rounds`` rounds
+    moving ``floats_per_round`` floats each."""
+
+    def charge(costs: Costs) -> None:
+        costs.add("samples", N)
+        costs.add("grad_evals", grads)
+        if rounds:
+            costs.add("rounds", rounds)
+            costs.add("floats_sent", rounds * floats_per_round)
+
+    return charge
+
+
+def _mixing_charge(N: int, d: int) -> Charge:
+    """AFA-type methods: one sample and one gradient per agent, one round in which every agent
+    sends its gradient and receives its mixed direction (2 N d floats)."""
+    return _charge(N, d, rounds=1, grads=N, floats_per_round=2 * N * d)
+
+
+def _support_size(op: AgentOperator) -> float:
+    """Number of nonzero weights lambda_ij (per replica for a stack: the largest)."""
+    if op.kind == "sparse":
+        return float(op.W.nnz)
+    if op.kind == "linop":  # matrix-free (e.g. interpolated weights): every pair
+        return float(op.N * op.N)
+    return float(np.max(np.count_nonzero(op.W, axis=(-2, -1))))
 
 
 def stable_afa_step(L: float, W: AgentMatrix) -> float | np.ndarray:
@@ -139,7 +178,8 @@ def run_afa(
     def step(X: np.ndarray) -> np.ndarray:
         return X - e * op.apply(problem.grad(X, rng))
 
-    tr, _ = _run(problem, step, K, x0, R, record, store_iterates)
+    tr, _ = _run(problem, step, K, x0, R, record, store_iterates,
+                 charge=_mixing_charge(problem.N, problem.d))
     tr.info.update(method="afa", eta=eta)
     return tr
 
@@ -160,7 +200,9 @@ def run_local_sgd(
     def step(X: np.ndarray) -> np.ndarray:
         return X - e * problem.grad(X, rng)
 
-    tr, _ = _run(problem, step, K, x0, R, record, store_iterates)
+    tr, _ = _run(problem, step, K, x0, R, record, store_iterates,
+                 charge=_charge(problem.N, problem.d, rounds=0, grads=problem.N,
+                                floats_per_round=0))
     tr.info.update(method="local_sgd", eta=eta)
     return tr
 
@@ -184,7 +226,8 @@ def run_global_model(
         G = problem.grad(X, rng)
         return X - e * G.mean(axis=1, keepdims=True)
 
-    tr, _ = _run(problem, step, K, x0, R, record, store_iterates)
+    tr, _ = _run(problem, step, K, x0, R, record, store_iterates,
+                 charge=_mixing_charge(problem.N, problem.d))
     tr.info.update(method="global_model", eta=eta)
     return tr
 
@@ -213,13 +256,15 @@ def run_afa_lifted(
     def step(Y: np.ndarray) -> np.ndarray:
         return Y - e * opT.apply(problem.grad(op.apply(Y), rng))
 
-    tr, states = _run(problem, step, K, x0, R, record, True, view=op.apply)
+    tr, states = _run(problem, step, K, x0, R, record, True, view=op.apply,
+                      charge=_mixing_charge(problem.N, problem.d))
     out = LiftedTrace(
         ks=tr.ks,
         excess=tr.excess,
         X_final=tr.X_final,
         iterates=tr.iterates,
         info={"method": "afa_lifted", "eta": eta},
+        costs=tr.costs,
         y_iterates=np.stack(states, axis=1),
     )
     return out
@@ -251,7 +296,12 @@ def run_afo(
         noise = problem.sample_noise(X.shape[0], rng)
         return X - e * problem.mixed_grad(X, op, noise)
 
-    tr, _ = _run(problem, step, K, x0, R, record, store_iterates)
+    # agent j evaluates grad l(x_i, xi_j) for every i with lambda_ij != 0: it receives x_i and
+    # sends the gradient back (2 d floats per pair)
+    pairs = _support_size(op)
+    tr, _ = _run(problem, step, K, x0, R, record, store_iterates,
+                 charge=_charge(problem.N, problem.d, rounds=1, grads=pairs,
+                                floats_per_round=2 * pairs * problem.d))
     tr.info.update(method="afo", eta=eta)
     return tr
 
@@ -328,7 +378,9 @@ def run_afa_estimated(
     def step(X: np.ndarray) -> np.ndarray:
         return X - e * op.apply(problem.grad(X, rng))
 
-    tr, _ = _run(problem, step, K, x0, R, record, store_iterates)
+    tr, _ = _run(problem, step, K, x0, R, record, store_iterates,
+                 charge=_mixing_charge(problem.N, problem.d))
+    tr.costs["samples"] = tr.costs["samples"] + float(S * problem.N)  # the bias estimation
     info: dict[str, Any] = {"method": "afa_estimated", "S": S, "u": u, "eta": eta_r}
     info["Lam_hat"] = Lam_hat
     if hasattr(problem, "true_weights"):

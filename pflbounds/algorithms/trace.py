@@ -46,6 +46,9 @@ class Trace:
         Iterates at the recorded k, shape (R, n_rec, N, d), when requested.
     info
         Method-specific extras (step sizes, estimated weights, ...).
+    costs
+        Per-replica cost counters at the recorded k, name -> (R, n_rec) (see
+        :mod:`pflbounds.algorithms.driver`).
     """
 
     ks: np.ndarray
@@ -53,6 +56,7 @@ class Trace:
     X_final: np.ndarray | None = None
     iterates: np.ndarray | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    costs: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def R(self) -> int:
