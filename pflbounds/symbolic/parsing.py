@@ -32,6 +32,9 @@ _FUNCS = {
 }
 
 
+_TINY = 5e-324  # the smallest positive (subnormal) double
+
+
 class ParseError(ValueError):
     """The text is not a value in the restricted grammar."""
 
@@ -121,7 +124,13 @@ class _Parser:
         t = self.take()
         kind, val = t
         if kind == "num":
-            return float(val)
+            v = float(val)
+            if v == 0 and re.match(r"0*\.?0*[1-9]", val):  # 1e-400 is not zero, but reads as 0.0
+                raise ParseError(
+                    f"{val} underflows to 0 in double precision (the smallest positive number "
+                    f"is about {_TINY:.1e}); rescale the units of the inputs"
+                )
+            return v
         if kind == "name":
             nxt = self.peek()
             if nxt and nxt[1] == "(":
