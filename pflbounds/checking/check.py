@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.checking.jsonsafe import canonical_json
-from pflbounds.checking.kinds import ENGINES, RATE_AXES, CheckKind, Verdict
+from pflbounds.checking.kinds import BOUND_MODES, ENGINES, RATE_AXES, CheckKind, Verdict
 
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.outcome import Outcome
@@ -34,6 +34,10 @@ class Check:
     comparisons: a bound holds at a point when ``measured - bound <= rel_tol*|bound| + abs_tol``.
     ``confidence`` is the one-sided level of the Monte Carlo limits after a Bonferroni
     correction over all comparisons of the check (grid points x recorded K, or fits).
+    ``bound_mode`` (bound_holds, Monte Carlo): ``expectation``, ``paired`` or ``per_replica``
+    (:data:`pflbounds.checking.kinds.BOUND_MODES`); per-replica bounds come as
+    ``bound_samples``. ``delta`` (holds_with_probability): the failure probability the claim
+    allows.
 
     Checks compare by identity; two checks are the same claim when their ids are equal.
     """
@@ -57,6 +61,8 @@ class Check:
     tolerance: float | None = None
     rate_axis: str = "loglog"
     x_param: str | None = None
+    bound_mode: str = "expectation"
+    delta: float | None = None
     description: str = ""
     plot: Callable[[Outcome], list[dict]] | None = None
     xlabel: str = ""
@@ -137,6 +143,16 @@ def _problems(c: Check) -> list[str]:
                 for i, p in enumerate(grid):
                     if c.x_param not in p:
                         out.append(f"grid point {i} lacks x_param {c.x_param!r}")
+    if c.bound_mode not in BOUND_MODES:
+        out.append(f"bound_mode must be one of {BOUND_MODES}, got {c.bound_mode!r}")
+    elif c.bound_mode != "expectation" and (c.kind is not CheckKind.BOUND_HOLDS
+                                            or c.engine != "mc"):
+        out.append(f"bound_mode {c.bound_mode!r} needs a Monte Carlo bound_holds check")
+    if c.kind is CheckKind.HOLDS_WITH_PROBABILITY:
+        if c.delta is None or not 0.0 < c.delta < 1.0:
+            out.append(f"holds_with_probability needs delta in (0, 1), got {c.delta}")
+        if c.engine != "mc":
+            out.append("holds_with_probability counts violations over draws: engine 'mc'")
     if c.kind is CheckKind.IDENTITY and c.tolerance is None:
         out.append("identity checks need tolerance")
     if c.tolerance is not None and c.tolerance < 0:

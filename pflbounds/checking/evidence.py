@@ -14,6 +14,15 @@ Measured values
       per-replica costs ``cost`` (R,) or their sums (Monte Carlo).
     * identity: ``residual`` (scalar or array; its largest absolute value counts), or a
       measured value with a ``target`` of the same shape.
+    * per-replica bounds (Monte Carlo): ``bound_samples`` of the shape of ``samples``, a bound
+      computed in each replica from constants measured in that replica. They are reduced in
+      the worker to ``sum_gap``/``sumsq_gap`` (gap = bound - metric, per replica),
+      ``sum_bound``/``sumsq_bound``, ``min_bound``/``max_bound`` (the band of the bound),
+      ``min_ratio`` (smallest bound/metric over replicas), ``count_violations`` (replicas with
+      metric > bound, per entry) and ``count_any_violation`` (replicas with a violation at
+      some entry).
+    * holds_with_probability: ``samples`` with ``bound_samples`` as above, or ``violations``
+      (R,) or (R, ...) booleans (a replica counts once if any entry is violated).
 
 Curves and bounds
     * ``ks`` (n,): recorded iteration counts or another x-axis (default ``0..n-1``);
@@ -26,7 +35,8 @@ Curves and bounds
 
 Combining blocks
     Keys in :data:`ADDITIVE_KEYS` and keys starting with ``sum_``, ``sumsq_`` or ``count_``
-    are summed. ``residual`` takes the largest absolute value. Keys in
+    are summed; keys starting with ``min_`` or ``max_`` take the elementwise minimum or
+    maximum. ``residual`` takes the largest absolute value. Keys in
     :data:`STRUCTURAL_KEYS` must agree between blocks. Any other key is extra evidence for
     figures: the first block's value is kept.
 """
@@ -40,6 +50,7 @@ import numpy as np
 
 ADDITIVE_KEYS = frozenset({"sum", "sumsq", "count", "sumcross"})
 ADDITIVE_PREFIXES = ("sum_", "sumsq_", "count_")
+EXTREME_PREFIXES = {"min_": np.minimum, "max_": np.maximum}
 STRUCTURAL_KEYS = frozenset(
     {"ks", "bound", "bound_printed", "bound_corrected", "target", "fit_mask", "support"}
 )
@@ -69,6 +80,43 @@ def mc_block(samples: np.ndarray, *, cross: bool | None = None) -> dict[str, np.
         cross = x.ndim == 2 and x.shape[1] <= MAX_CROSS
     if cross and x.ndim == 2:
         out["sumcross"] = x.T @ x
+    return out
+
+
+def per_replica_block(block: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Reduce per-replica bounds (``bound_samples``) or ``violations`` to additive and
+    extreme-value evidence (see the module docstring). Removes them from ``block``."""
+    out: dict[str, np.ndarray] = {}
+    if "violations" in block:
+        v = np.asarray(block.pop("violations"), dtype=bool)
+        if v.ndim < 1:
+            raise EvidenceError("violations need a leading replica axis")
+        out["count_any_violation"] = np.asarray(float(v.reshape(v.shape[0], -1).any(1).sum()))
+        out["count_draws"] = np.asarray(float(v.shape[0]))
+        return out
+    b = np.asarray(block.pop("bound_samples"), dtype=np.float64)
+    if "samples" not in block:
+        raise EvidenceError("bound_samples need the per-replica metric in 'samples'")
+    x = np.asarray(block["samples"], dtype=np.float64)
+    if b.shape != x.shape or b.ndim < 1:
+        raise EvidenceError(
+            f"bound_samples must have the shape of samples (replicas first): {b.shape} vs "
+            f"{x.shape}"
+        )
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        gap = b - x
+        ratio = np.where(x > 0, b / np.where(x > 0, x, 1.0), np.inf)
+    viol = x > b
+    out["sum_gap"] = gap.sum(axis=0)
+    out["sumsq_gap"] = np.einsum("r...,r...->...", gap, gap)
+    out["sum_bound"] = b.sum(axis=0)
+    out["sumsq_bound"] = np.einsum("r...,r...->...", b, b)
+    out["min_bound"] = b.min(axis=0)
+    out["max_bound"] = b.max(axis=0)
+    out["min_ratio"] = ratio.min(axis=0)
+    out["count_violations"] = viol.sum(axis=0).astype(np.float64)
+    out["count_any_violation"] = np.asarray(float(viol.reshape(x.shape[0], -1).any(1).sum()))
+    out["count_draws"] = np.asarray(float(x.shape[0]))
     return out
 
 
@@ -102,6 +150,8 @@ def normalize_block(block: Any, *, engine: str, kind: str) -> dict[str, np.ndarr
         except (TypeError, ValueError) as exc:
             raise EvidenceError(f"evidence {key!r} is not numeric: {exc}") from None
     if engine == "mc":
+        if "bound_samples" in out or "violations" in out:
+            out.update(per_replica_block(out))
         if "samples" in out:
             out.update(mc_block(out.pop("samples")))
         elif kind == "scaling" and "cost" in out and "sum" not in out:
@@ -123,6 +173,10 @@ def combine_blocks(blocks: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.n
                 if np.shape(value) != np.shape(out[key]):
                     raise EvidenceError(f"evidence {key!r} changes shape in block {b}")
                 out[key] = out[key] + value
+            elif key.startswith(tuple(EXTREME_PREFIXES)):
+                if np.shape(value) != np.shape(out[key]):
+                    raise EvidenceError(f"evidence {key!r} changes shape in block {b}")
+                out[key] = EXTREME_PREFIXES[key[:4]](out[key], value)
             elif key == "residual":
                 out[key] = np.maximum(np.max(np.abs(out[key])), np.max(np.abs(value)))
             elif key in STRUCTURAL_KEYS:

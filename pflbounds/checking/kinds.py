@@ -14,6 +14,8 @@ class CheckKind(StrEnum):
     * ``LOWER_BOUND``: E[metric] >= an explicit lower bound everywhere.
     * ``IDENTITY``: an exact equality, up to a stated tolerance.
     * ``ERRATUM``: the printed bound is violated and the corrected one holds.
+    * ``HOLDS_WITH_PROBABILITY``: a per-draw bound (data-dependent, high-probability) fails in
+      at most a fraction delta of independent draws (Clopper-Pearson limits).
     """
 
     BOUND_HOLDS = "bound_holds"
@@ -22,6 +24,7 @@ class CheckKind(StrEnum):
     LOWER_BOUND = "lower_bound_respected"
     IDENTITY = "identity"
     ERRATUM = "erratum"
+    HOLDS_WITH_PROBABILITY = "holds_with_probability"
 
 
 class Verdict(StrEnum):
@@ -42,6 +45,12 @@ class Verdict(StrEnum):
 
 ENGINES = ("exact", "mc", "symbolic")
 """Evidence engines: ``exact`` and ``symbolic`` are deterministic, ``mc`` is Monte Carlo."""
+
+BOUND_MODES = ("expectation", "paired", "per_replica")
+"""How a bound_holds check compares a Monte Carlo metric with its bound: ``expectation``,
+E[metric] <= bound (one bound for every replica); ``paired``, E[bound - metric] >= 0 with a
+bound computed in each replica (data-dependent constants); ``per_replica``, metric <= bound
+in every replica (an almost-sure claim)."""
 
 RATE_AXES = ("loglog", "semilog")
 """Axes of a rate fit: log metric vs log K, or log metric vs K (linear convergence)."""

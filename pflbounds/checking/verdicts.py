@@ -25,6 +25,9 @@ Semantics (see also :mod:`pflbounds.checking.statistics` for the intervals):
   CONFIRMED if the printed bound is VIOLATED and the corrected one HOLDS, NOT_CONFIRMED if the
   printed bound HOLDS, INCONCLUSIVE otherwise. Margin: that of the printed bound.
 
+* per-replica bounds (``bound_mode`` paired or per_replica) and ``holds_with_probability``:
+  see :mod:`pflbounds.checking.replica_verdicts`.
+
 Combining several points or fits: VIOLATED if any is violated, HOLDS if all hold, else
 INCONCLUSIVE. NaN in measured values or bounds is an evidence error (verdict ERROR).
 """
@@ -532,6 +535,17 @@ def evaluate(
             if mz is not None:
                 d.update(ks=mz.ks_raw, mean=mz.unflat(mz.mean))
             points.append(d)
+        return Evaluation(verdict, margin, detail, points)
+
+    if kind is CheckKind.HOLDS_WITH_PROBABILITY:
+        from pflbounds.checking.replica_verdicts import probability_points
+
+        verdict, margin, detail, points = probability_points(check, evidence, params)
+        return Evaluation(verdict, margin, detail, points)
+    if kind is CheckKind.BOUND_HOLDS and check.bound_mode != "expectation":
+        from pflbounds.checking.replica_verdicts import replica_bound_points
+
+        verdict, margin, detail, points = replica_bound_points(check, evidence, params)
         return Evaluation(verdict, margin, detail, points)
 
     ms = [measure(check, ev, i) for i, ev in enumerate(evidence)]

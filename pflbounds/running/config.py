@@ -72,4 +72,7 @@ def run_config(
         "x_param": check.x_param,
         "expected": check.expected.value,
         "version": pflbounds.__version__,
+        # newer fields enter only when set, so that older configs keep their hashes
+        **({"bound_mode": check.bound_mode} if check.bound_mode != "expectation" else {}),
+        **({"delta": check.delta} if check.delta is not None else {}),
     }
