@@ -111,6 +111,8 @@ def _result(rid: str):
 def cmd_show(args: argparse.Namespace) -> int:
     import sympy as sp
 
+    from pflbounds.locate import locate
+
     r = _result(args.result_id)
     forms = [args.form] if args.form else list(r.forms)
     for f in forms:
@@ -138,6 +140,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         },
         "errata": [{"id": e.id, "what": e.what, "fix": e.fix, "check": e.check_id}
                    for e in r.errata],
+        "where": locate(r.id),
     }
     if args.json:
         _print_json(doc)
@@ -163,7 +166,20 @@ def cmd_show(args: argparse.Namespace) -> int:
     for e in doc["errata"]:
         print(f"\n  erratum {e['id']}: {e['what']}\n      fix: {e['fix']}"
               + (f"\n      check: {e['check']}" if e["check"] else ""))
+    _print_where(doc["where"])
     return 0
+
+
+def _print_where(where: dict[str, Any]) -> None:
+    """The locality block of ``show``: where the formula, method, checks and errata live."""
+    print("\n  where:")
+    print(f"      formula   {where['formula']}")
+    for a in where["algorithms"]:
+        print(f"      method    {a['name']}  ({a['at']})")
+    for c in where["checks"]:
+        print(f"      check     {c['id']} [{c['kind']}, expects {c['expected']}]  ({c['at']})")
+    for e in where["errata"]:
+        print(f"      erratum   {e['id']}  ({e['at']})")
 
 
 def _print_evaluation(ev, args: argparse.Namespace) -> None:

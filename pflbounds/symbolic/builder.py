@@ -13,31 +13,23 @@ and line that declared them (``pflbounds show`` prints it).
 
 from __future__ import annotations
 
-import os
-import sys
+from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
 
-from pflbounds.symbolic.catalog import register, register_assumption, register_paper
+from pflbounds.symbolic.catalog import (
+    register,
+    register_algorithms,
+    register_assumption,
+    register_paper,
+)
 from pflbounds.symbolic.constants import constant
+from pflbounds.symbolic.location import caller_location
 from pflbounds.symbolic.result import Assumption, Condition, Form, Kind, Result
 from pflbounds.symbolic.units import Unit
 
 _EXTRA_TEXT = ("quantity_typst", "quantity_latex", "part_units", "part_typst", "part_latex")
-
-
-def caller_location(depth: int = 2) -> str:
-    """``path:line`` of the code ``depth`` frames up, the path relative to the working
-    directory when it lies below it."""
-    frame = sys._getframe(depth)
-    path = frame.f_code.co_filename
-    try:
-        rel = os.path.relpath(path)
-        path = rel if not rel.startswith("..") else path
-    except ValueError:  # pragma: no cover - another drive on Windows
-        pass
-    return f"{path}:{frame.f_lineno}"
 
 
 class PaperBuilder:
@@ -56,6 +48,12 @@ class PaperBuilder:
                  latex: str = "", typst: str = "") -> sp.Symbol:
         """A constant of this paper (see :func:`pflbounds.symbolic.constants.constant`)."""
         return constant(name, meaning, unit, domain, latex, typst, paper=self.paper)
+
+    def algorithms(self, implementations: dict[str, Iterable[str]]) -> None:
+        """Name the functions that implement the method each result is about:
+        ``{"theorem2": ["pflbounds.algorithms.collaborative.run_afo"]}`` (keys are result
+        keys of this paper; values dotted names of functions)."""
+        register_algorithms({f"{self.paper}.{k}": tuple(v) for k, v in implementations.items()})
 
     def assumption(self, key: str, name: str, statement: str,
                    constants: tuple[str, ...] = ()) -> Assumption:
@@ -88,7 +86,7 @@ class PaperBuilder:
                 extra[k] = kw.pop(k)
         if "part_units" in extra:
             extra["part_units"] = {p: Unit.parse(u) for p, u in extra["part_units"].items()}
-        extra.setdefault("defined_at", caller_location())
+        extra.setdefault("defined_at", caller_location(2))
         r = Result(
             id=f"{self.paper}.{key}", paper=self.paper, label=label, kind=kind,
             quantity=quantity, quantity_unit=Unit.parse(unit), statement=statement,

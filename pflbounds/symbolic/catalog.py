@@ -14,6 +14,7 @@ from pflbounds.symbolic.result import Assumption, Result
 _RESULTS: dict[str, Result] = {}
 _ASSUMPTIONS: dict[str, Assumption] = {}
 _PAPERS: dict[str, dict[str, str]] = {}
+_ALGORITHMS: dict[str, tuple[str, ...]] = {}
 
 
 def register_paper(paper_id: str, title: str, citation: str, digest: str = "") -> None:
@@ -30,6 +31,8 @@ def forget_paper(paper_id: str) -> None:
         del _RESULTS[rid]
     for aid in [k for k in _ASSUMPTIONS if k.startswith(paper_id + ".")]:
         del _ASSUMPTIONS[aid]
+    for rid in [k for k in _ALGORITHMS if k.startswith(paper_id + ".")]:
+        del _ALGORITHMS[rid]
     forget_paper_constants(paper_id)
 
 
@@ -38,6 +41,18 @@ def register(result: Result) -> Result:
         raise ValueError(f"result {result.id} registered twice")
     _RESULTS[result.id] = result
     return result
+
+
+def register_algorithms(mapping: dict[str, tuple[str, ...]]) -> None:
+    """Record which functions (dotted names) implement the method of each result id."""
+    for rid, funcs in mapping.items():
+        _ALGORITHMS[rid] = tuple(dict.fromkeys((*_ALGORITHMS.get(rid, ()), *funcs)))
+
+
+def algorithms_of(result_id: str) -> tuple[str, ...]:
+    """Dotted names of the functions implementing the method of ``result_id``."""
+    load_papers()
+    return _ALGORITHMS.get(result_id, ())
 
 
 def register_assumption(a: Assumption) -> Assumption:

@@ -99,6 +99,15 @@ class Erratum:
     check_id: str | None = None
     digest_ref: str = ""
     forms: tuple[str, ...] = ()
+    defined_at: str = field(default="", compare=False)
+    """``path:line`` of the code that declared it (filled in on construction)."""
+
+    def __post_init__(self) -> None:
+        if not self.defined_at:
+            from pflbounds.symbolic.location import caller_location
+
+            # frames: caller_location <- __post_init__ <- __init__ <- the declaring code
+            object.__setattr__(self, "defined_at", caller_location(3))
 
 
 @dataclass(frozen=True)

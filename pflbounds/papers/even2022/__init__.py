@@ -8,4 +8,4 @@ P.register(
     digest="000_even2022_digest.md",
 )
 
-from pflbounds.papers.even2022 import complexity, theory  # noqa: E402,F401  (registers)
+from pflbounds.papers.even2022 import complexity, methods, theory  # noqa: E402,F401  (registers)

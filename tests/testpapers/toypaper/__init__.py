@@ -50,3 +50,5 @@ ROUNDS = P.result(
     "K iterations with b local steps between averagings take ceil(K/b) rounds.",
     [P.form("printed", sp.ceiling(K / b))], relation="=",
 )
+
+P.algorithms({"theorem1": ["toypaper.checks.run_minibatch_sgd"]})
