@@ -46,28 +46,57 @@ COUNTERS: dict[str, str] = {
 
 
 class Costs:
-    """Per-replica cost counters: ``counts[name]`` has shape (R,), float64."""
+    """Per-replica cost counters.
+
+    Charges common to every replica are kept as Python floats and per-replica charges as
+    (R,) arrays, so that the many scalar charges of a long run cost almost nothing;
+    :meth:`snapshot` and :attr:`counts` give every counter as an (R,) float64 array.
+    """
 
     def __init__(self, R: int, names: Iterable[str] = ()) -> None:
         if int(R) < 1:
             raise ValueError(f"R must be >= 1, got {R}")
         self.R = int(R)
-        self.counts: dict[str, np.ndarray] = {n: np.zeros(self.R) for n in names}
+        self._common: dict[str, float] = {n: 0.0 for n in names}
+        self._per_replica: dict[str, np.ndarray] = {}
 
     def add(self, name: str, amount: float | np.ndarray = 1.0) -> None:
         """Charge ``amount`` (a scalar for every replica, or an (R,) array) to ``name``."""
+        if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+            if amount < 0:
+                raise ValueError(f"cost {name!r}: amounts must be >= 0")
+            self._common[name] = self._common.get(name, 0.0) + float(amount)
+            return
         a = np.asarray(amount, dtype=np.float64)
-        if a.ndim not in (0, 1) or (a.ndim == 1 and a.shape != (self.R,)):
+        if a.ndim == 0:
+            self.add(name, float(a))
+            return
+        if a.shape != (self.R,):
             raise ValueError(f"cost {name!r}: amount must be a scalar or shape ({self.R},), "
                              f"got {a.shape}")
         if np.any(a < 0):
             raise ValueError(f"cost {name!r}: amounts must be >= 0")
-        cur = self.counts.get(name)
-        self.counts[name] = (np.zeros(self.R) if cur is None else cur) + a
+        cur = self._per_replica.get(name)
+        if cur is None:
+            self._per_replica[name] = a.copy()
+        else:
+            cur += a
+        self._common.setdefault(name, 0.0)
 
     def snapshot(self) -> dict[str, np.ndarray]:
-        """A copy of every counter."""
-        return {n: c.copy() for n, c in self.counts.items()}
+        """Every counter as an (R,) array (a copy)."""
+        out = {}
+        for name, common in self._common.items():
+            arr = np.full(self.R, common)
+            if name in self._per_replica:
+                arr += self._per_replica[name]
+            out[name] = arr
+        return out
+
+    @property
+    def counts(self) -> dict[str, np.ndarray]:
+        """Every counter as an (R,) array."""
+        return self.snapshot()
 
 
 Step = Callable[[dict[str, np.ndarray], int, Costs], dict[str, np.ndarray]]
