@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from pflbounds.symbolic.constants import get_constant
+from pflbounds.symbolic.constants import CORE, get_constant
 from pflbounds.symbolic.hidden import strip_hidden
-from pflbounds.symbolic.result import Condition, Result
+from pflbounds.symbolic.result import Condition, Derivation, Result
 
 
 class HypothesisError(ValueError):
@@ -26,7 +26,26 @@ class HypothesisError(ValueError):
 
 
 class InputError(ValueError):
-    """A missing, unknown or out-of-domain input."""
+    """A missing, unknown, conflicting or out-of-domain input.
+
+    ``missing`` names the inputs that were needed and not given (empty for other errors).
+    """
+
+    def __init__(self, message: str, missing: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.missing = tuple(missing)
+
+
+class TargetUnreachable(InputError):
+    """``solve``: no value of the unknown brings the form down to the target.
+
+    ``floor`` is the smallest value the form takes over the range searched (per agent for
+    per-agent inputs; ``nan`` where no point of the range satisfies the conditions).
+    """
+
+    def __init__(self, message: str, floor: Any) -> None:
+        super().__init__(message)
+        self.floor = floor
 
 
 def _heaviside(x, h0=0.5):
@@ -173,6 +192,9 @@ def resolve_inputs(
     for dv in result.derivations:
         if dv.forms and fname not in dv.forms:
             continue
+        if dv.symbol in needed and dv.symbol in vals and all(m in matrices for m in dv.needs):
+            _check_agrees(dv, matrices, vals)
+            continue
         if dv.symbol in needed and dv.symbol not in vals and all(m in matrices for m in dv.needs):
             missing_uses = [u for u in dv.uses if u not in vals]
             if missing_uses:
@@ -205,12 +227,49 @@ def resolve_inputs(
             extra = f" (or give {' and '.join(how[0].needs)})" if how else ""
             hints.append(f"{n} ({c.meaning}, unit {c.unit}){extra}")
         raise InputError(
-            f"{result.id} [{result.form(form).name}] needs: " + "; ".join(hints)
+            f"{result.id} [{result.form(form).name}] needs: " + "; ".join(hints), missing
         )
     for n, v in vals.items():
         if n in needed:
             get_constant(n, result.paper).check_value(v)
+    _check_mu_le_L(result, needed, vals)
     return vals, derived
+
+
+def _check_agrees(dv: Derivation, matrices: Mapping[str, Any], vals: Mapping[str, Any]) -> None:
+    """A value given by name must agree with the one its matrices imply (``V=0.9`` together
+    with a ``Lambda`` whose V_i differ is a conflict, never a silent choice)."""
+    if any(u not in vals for u in dv.uses):
+        return
+    implied = np.asarray(dv.func(matrices, vals), dtype=float)
+    given = np.asarray(vals[dv.symbol], dtype=float)
+    try:
+        same = np.allclose(given, implied, rtol=1e-9, atol=0.0)
+    except ValueError:  # shapes that do not broadcast
+        same = False
+    if not same:
+        raise InputError(
+            f"{dv.symbol}={_fmt(given)} conflicts with {' and '.join(dv.needs)}, which give "
+            f"{dv.symbol}={_fmt(implied)} ({dv.description}): give {dv.symbol} or "
+            f"{' and '.join(dv.needs)}, not both"
+        )
+
+
+def _check_mu_le_L(result: Result, needed: list[str], vals: Mapping[str, Any]) -> None:
+    """Refuse mu > L where both are the core constants: a mu-strongly convex function with an
+    L-Lipschitz gradient has mu <= L, so no instance has mu > L."""
+    if "mu" not in needed or "L" not in needed or "mu" not in vals or "L" not in vals:
+        return
+    if get_constant("mu", result.paper).paper != CORE or get_constant("L", result.paper).paper \
+            != CORE:
+        return
+    mu, L = np.asarray(vals["mu"], dtype=float), np.asarray(vals["L"], dtype=float)
+    bad = np.broadcast_to(mu > L * (1 + 1e-12), np.broadcast(mu, L).shape)
+    if np.any(bad):
+        raise InputError(
+            f"mu={_fmt(mu)} > L={_fmt(L)}: a mu-strongly convex function with L-Lipschitz "
+            "gradient has mu <= L (no instance has mu > L)"
+        )
 
 
 def evaluate(
@@ -284,14 +343,57 @@ def solve(
     flat = {n: np.broadcast_to(np.asarray(v, dtype=float), shape).ravel() for n, v in vals.items()}
     n_el = int(np.prod(shape)) if shape else 1
     answers = np.empty(n_el)
-    for i in range(n_el):
-        point = {n: (a[i] if a.size else a) for n, a in flat.items()}
+    points = [{n: (a[i] if a.size else a) for n, a in flat.items()} for i in range(n_el)]
+    for i, point in enumerate(points):
         answers[i] = _solve_scalar(result, form, expr, var, target, point, const.integer, upper)
+    if np.isinf(answers).any():
+        _unreachable(result, form, expr, var, target, points, answers, const.integer, upper,
+                     part)
     value: Any = float(answers[0]) if not shape else answers.reshape(shape)
     used = {n: vals[n] for n in result.inputs(form, part_key) if n != var}
     return Evaluation(
         result.id, f.name, value, f.hidden_constants, used, derived, solved_for=var, target=target
     )
+
+
+def _search_grid(integer: bool, upper: float) -> np.ndarray:
+    """The values of the unknown that :func:`_solve_scalar` brackets on (a log grid)."""
+    if integer:
+        return np.unique(np.round(np.geomspace(1, upper, 4001)))
+    return np.geomspace(1e-15, upper, 3001)
+
+
+def _unreachable(result, form, expr, var, target, points, answers, integer, upper,
+                 part) -> None:
+    """Raise :class:`TargetUnreachable` with the floor of the form over the searched range:
+    the smallest value it takes at points that satisfy the conditions."""
+    grid = _search_grid(integer, upper)
+    floors = np.full(len(points), np.nan)
+    where = np.full(len(points), np.nan)
+    for i, point in enumerate(points):
+        vals = dict(point)
+        vals[var] = grid
+        with np.errstate(all="ignore"):
+            v = np.broadcast_to(np.asarray(numeric(expr, vals), dtype=float), grid.shape)
+            feas = np.broadcast_to(_feasible(result, form, vals), grid.shape) & np.isfinite(v)
+        if feas.any():
+            j = int(np.argmin(np.where(feas, v, np.inf)))
+            floors[i], where[i] = v[j], grid[j]
+    bad = np.flatnonzero(np.isinf(answers))
+    i = int(bad[0])
+    agent = f" (agent {i}; {bad.size} of {len(points)} agents)" if len(points) > 1 else ""
+    name = f"{result.id} [{result.form(form).name}{':' + part if part else ''}]"
+    span = f"{var} in [{grid[0]:g}, {upper:g}]"
+    if np.isnan(floors[i]):
+        conds = [sp.sstr(c.relation) for c in result.conditions_for(form)
+                 if var in {s.name for s in c.relation.free_symbols}]
+        msg = (f"no {span} satisfies the conditions of {name}{agent}: "
+               + "; ".join(conds or ["(its value is not finite)"]))
+    else:
+        msg = (f"target {target:g} is below the floor of {name}{agent}: its smallest value "
+               f"over {span} is {floors[i]:.6g} (first reached at {var}={where[i]:.6g}); "
+               "choose a target above the floor")
+    raise TargetUnreachable(msg, floors if len(points) > 1 else float(floors[0]))
 
 
 def _ok(result, form, expr, var, target, point, grid) -> np.ndarray:
@@ -327,7 +429,7 @@ def _solve_scalar(result, form, expr, var, target, point, integer, upper) -> flo
             else:
                 lo = mid
         return float(hi)
-    grid = np.geomspace(1e-15, upper, 3001)
+    grid = _search_grid(False, upper)
     hit = _ok(result, form, expr, var, target, point, grid)
     if not hit.any():
         return float("inf")

@@ -17,7 +17,12 @@ from pflbounds.symbolic import (
     solve,
 )
 from pflbounds.symbolic.constants import constant, get_constant
-from pflbounds.symbolic.evaluate import Evaluation, check_conditions, numeric
+from pflbounds.symbolic.evaluate import (
+    Evaluation,
+    TargetUnreachable,
+    check_conditions,
+    numeric,
+)
 from pflbounds.symbolic.hidden import (
     Omega,
     Otilde,
@@ -232,10 +237,18 @@ def test_evaluation_with_matrices_reports_derived():
     assert doc["inputs"]["B"] == [pytest.approx(0.5), pytest.approx(0.2)]
 
 
-def test_given_scalar_wins_over_matrix_derivation():
-    lam = np.array([[0.5, 0.5], [0.2, 0.8]])
-    ev = evaluate(get(THM2), "explicit", matrices={"Lambda": lam}, eta=0.1, **AFO)
-    assert ev.inputs["V"] == 0.4 and ev.derived == {}
+def test_given_scalar_conflicting_with_its_matrix_is_refused():
+    lam = np.array([[0.5, 0.5], [0.2, 0.8]])  # V_i = 0.5, 0.68; AFO gives V=0.4
+    with pytest.raises(InputError, match=r"V=0.4 conflicts with Lambda, which give "
+                                         r"V=\[0.5, 0.68\].*give V or Lambda, not both"):
+        evaluate(get(THM2), "explicit", matrices={"Lambda": lam}, eta=0.1, **AFO)
+
+
+def test_given_scalar_agreeing_with_its_matrix_is_accepted():
+    lam = np.array([[0.5, 0.5], [0.5, 0.5]])  # V_i = 0.5 for both agents
+    ev = evaluate(get(THM2), "explicit", matrices={"Lambda": lam}, eta=0.1,
+                  **dict(AFO, V=0.5))
+    assert ev.inputs["V"] == 0.5 and ev.derived == {}
 
 
 @pytest.mark.parametrize(
@@ -270,7 +283,7 @@ def test_bad_bias_matrices(b, piece):
 def test_mismatched_matrix_shapes():
     with pytest.raises(ValueError, match=r"b has shape \(3, 3\) but Lambda has shape \(2, 2\)"):
         evaluate(get(THM2), "explicit", matrices={"Lambda": np.eye(2), "b": np.zeros((3, 3))},
-                 eta=0.1, **{k: v for k, v in AFO.items() if k != "B"})
+                 eta=0.1, **{k: v for k, v in AFO.items() if k not in ("B", "V")})
 
 
 # ----------------------------------------------------------------------------- solve
@@ -302,10 +315,30 @@ def test_solve_real_variable_eta_is_smallest():
 
 
 def test_solve_respects_conditions_on_real_variable():
-    # Lemma 6 with eta <= 1/(2L): a target only reachable beyond the cap is infeasible
-    ev = solve(get("even2022.lemma6"), "eta", 1e-3, mu=1.0, L=2.0, sigma2=1.0, T=10,
-               Delta0=1.0)
-    assert ev.value == math.inf
+    # Lemma 6 with eta <= 1/(2L): a target only reachable beyond the cap is infeasible; the
+    # floor is min over eta of e^{-10 eta} + 2 eta, at eta = ln(5)/10 (inside the cap)
+    with pytest.raises(TargetUnreachable, match="target 0.001 is below the floor") as info:
+        solve(get("even2022.lemma6"), "eta", 1e-3, mu=1.0, L=2.0, sigma2=1.0, T=10,
+              Delta0=1.0)
+    eta = math.log(5) / 10
+    assert info.value.floor == pytest.approx(math.exp(-10 * eta) + 2 * eta, rel=1e-4)
+
+
+def test_solve_unreachable_target_with_no_feasible_point():
+    # eta <= 1/(2L) with L = 1e16 caps eta at 5e-17, below the searched range [1e-15, 1e15]
+    with pytest.raises(TargetUnreachable, match=r"no eta in \[1e-15, 1e\+15\] satisfies "
+                                                r"the conditions.*eta <= 1/\(2\*L\)"):
+        solve(get("even2022.lemma6"), "eta", 1.0, mu=1.0, L=1e16, sigma2=1.0, T=10,
+              Delta0=1.0)
+
+
+def test_solve_unreachable_per_agent_names_the_agent():
+    # per-agent V: agent 1's floor eta*L*sigma2*V/(2 mu) + B/(2 mu) = 0.5 is above 0.3
+    with pytest.raises(TargetUnreachable, match=r"\(agent 1; 1 of 2 agents\)") as info:
+        solve(get(THM2), "K", 0.3, "explicit", eta=0.1, mu=1.0, L=2.0, sigma2=0.1, Delta0=1.0,
+              V=np.array([0.3, 0.3]), B=np.array([0.01, 1.0]))
+    floor = 0.1 * 2 * 0.1 * 0.3 / 2 + np.array([0.01, 1.0]) / 2
+    assert info.value.floor == pytest.approx(floor, rel=1e-9)
 
 
 def test_solve_large_answer_beyond_the_scan():
@@ -440,5 +473,6 @@ def test_solve_one_part_needs_only_that_parts_inputs():
     # 32/5 ln(2 C^2) <= 30  <=>  C <= sqrt(exp(30 * 5/32)/2): the smallest C is 1 as well,
     # while a target below 16/5 ln(100) = 14.74 cannot be met by any C
     assert ev.value == 1.0
-    assert solve(get("even2022.corollary2"), "C", 14.0, "corrected", part="S",
-                 **vals).value == float("inf")
+    with pytest.raises(TargetUnreachable, match=r"corollary2 \[corrected:S\]") as info:
+        solve(get("even2022.corollary2"), "C", 14.0, "corrected", part="S", **vals)
+    assert info.value.floor == pytest.approx(16 / 5 * math.log(100), rel=1e-12)

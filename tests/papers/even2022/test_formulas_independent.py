@@ -688,11 +688,14 @@ def test_solve_per_agent_from_matrices():
     assert set(ev.derived) == {"V", "B"}
 
 
-def test_solve_unreachable_target_is_infinite():
-    # the bias floor B/(2 mu) = 0.05 cannot be beaten
-    ev = solve(get("even2022.theorem2"), "K", 0.04, "explicit", eta=0.5, mu=1.0, L=2.0,
-               sigma2=0.1, Delta0=1.0, V=0.5, B=0.1)
-    assert ev.value == math.inf
+def test_solve_unreachable_target_names_the_floor():
+    # the floor eta L sigma2 V/(2 mu) + B/(2 mu) = 0.025 + 0.05 cannot be beaten
+    from pflbounds.symbolic.evaluate import TargetUnreachable
+
+    with pytest.raises(TargetUnreachable, match="target 0.04 is below the floor") as info:
+        solve(get("even2022.theorem2"), "K", 0.04, "explicit", eta=0.5, mu=1.0, L=2.0,
+              sigma2=0.1, Delta0=1.0, V=0.5, B=0.1)
+    assert info.value.floor == pytest.approx(0.075, rel=1e-12)
 
 
 # ----------------------------------------------------------------------------- matrices
