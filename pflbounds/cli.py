@@ -43,21 +43,72 @@ def _print_json(doc: Any) -> None:
     print(json.dumps(_jsonable(doc), indent=2, sort_keys=False))
 
 
-def load_matrix(path: str) -> np.ndarray:
-    """Load a matrix from ``.npy`` or ``.csv`` (comma separated, no header)."""
+def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
+    """Load an N x N real matrix from ``.npy`` or ``.csv`` (numbers separated by commas, one
+    row per line, no header); every problem with the file is a :class:`CliError`."""
     p = Path(path)
+    what = f"{name} file {path!r}"
     if not p.exists():
-        raise CliError(f"matrix file {path!r} does not exist")
+        raise CliError(f"{what} does not exist")
+    if p.is_dir():
+        raise CliError(f"{what} is a directory; expected a .npy or .csv file")
+    if p.suffix not in (".npy", ".csv", ".txt"):
+        raise CliError(f"{what}: expected a .npy or .csv file")
     try:
         if p.suffix == ".npy":
+            with p.open("rb") as fh:
+                if fh.read(6) != b"\x93NUMPY":
+                    raise CliError(f"{what} is not a .npy file (written by numpy.save)")
             m = np.load(p, allow_pickle=False)
-        elif p.suffix in (".csv", ".txt"):
-            m = np.loadtxt(p, delimiter=",", ndmin=2)
         else:
-            raise CliError(f"matrix file {path!r}: expected a .npy or .csv file")
-    except ValueError as e:
-        raise CliError(f"matrix file {path!r} could not be read: {e}") from None
-    return np.asarray(m, dtype=float)
+            m = _read_csv(p, what)
+    except CliError:
+        raise
+    except (ValueError, OSError, EOFError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise CliError(f"{what} could not be read: {reason}") from None
+    m = np.asarray(m)
+    if m.dtype.kind == "c":
+        raise CliError(f"{what} holds complex numbers; expected a real matrix")
+    if m.dtype.kind not in "fiub":
+        raise CliError(f"{what} holds {m.dtype} values; expected a real matrix")
+    m = m.astype(float)
+    if m.ndim != 2 or m.shape[0] != m.shape[1] or m.size == 0:
+        raise CliError(f"{what} has shape {m.shape}; expected an N x N matrix")
+    bad = np.argwhere(~np.isfinite(m))
+    if bad.size:
+        i, j = bad[0]
+        raise CliError(f"{what}: entry ({i}, {j}) is {m[i, j]}; expected finite numbers")
+    return m
+
+
+def _read_csv(p: Path, what: str) -> np.ndarray:
+    """Rows of comma-separated numbers (no header); empty, space- or semicolon-separated and
+    ragged files are named as such."""
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"{what} is not a text file; expected numbers separated by commas") \
+            from None
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise CliError(f"{what} is empty; expected N rows of N numbers separated by commas")
+    rows = []
+    for k, line in enumerate(lines, start=1):
+        cells = line.split(",")
+        if len(cells) == 1 and len(line.split()) > 1 or ";" in line:
+            raise CliError(f"{what}, line {k}: values must be separated by commas "
+                           f"(found {line.strip()[:40]!r})")
+        try:
+            rows.append([float(c) for c in cells])
+        except ValueError:
+            hint = " (no header line)" if k == 1 else ""
+            raise CliError(f"{what}, line {k}: expected numbers separated by commas{hint}, "
+                           f"found {line.strip()[:40]!r}") from None
+    if len({len(r) for r in rows}) > 1:
+        raise CliError(f"{what}: rows have different lengths "
+                       f"({', '.join(str(len(r)) for r in rows[:6])})")
+    return np.array(rows, dtype=float)
 
 
 def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.ndarray]]:
@@ -69,9 +120,12 @@ def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.n
     except ParseError as e:
         raise CliError(str(e)) from None
     matrices = {
-        n: load_matrix(raw.pop(n)) for n in MATRIX_INPUTS
+        n: load_matrix(raw.pop(n), n) for n in MATRIX_INPUTS
         if n in raw and (Path(raw[n]).suffix in (".npy", ".csv", ".txt") or Path(raw[n]).exists())
     }
+    if len({m.shape for m in matrices.values()}) > 1:
+        raise CliError("the matrices differ in size: " + ", ".join(
+            f"{n} is {m.shape[0]} x {m.shape[1]}" for n, m in matrices.items()))
     try:
         values = resolve_assignments(raw)
     except ParseError as e:
@@ -108,16 +162,29 @@ def _result(rid: str):
         raise CliError(str(e.args[0])) from None
 
 
+def _form_name(r, form: str | None, part: str | None = None) -> str:
+    """The form ``--form`` names (``printed`` when absent), checked against the result, and
+    ``--part`` checked against the form's parts."""
+    name = "printed" if form is None else form
+    if name not in r.forms:
+        raise CliError(f"--form {form!r}: {r.id} has no such form; expected one of "
+                       f"{', '.join(r.forms)}")
+    if part is not None:
+        parts = [p for p in r.forms[name].exprs if p]
+        if not parts:
+            raise CliError(f"--part {part!r}: {r.id} [{name}] has a single part; omit --part")
+        if part not in parts:
+            raise CliError(f"--part {part!r}: {r.id} [{name}] has parts {', '.join(parts)}")
+    return name
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     import sympy as sp
 
     from pflbounds.locate import locate
 
     r = _result(args.result_id)
-    forms = [args.form] if args.form else list(r.forms)
-    for f in forms:
-        if f not in r.forms:
-            raise CliError(f"{r.id} has no form {f!r}; available: {', '.join(r.forms)}")
+    forms = list(r.forms) if args.form is None else [_form_name(r, args.form)]
     doc = {
         "id": r.id, "label": r.label, "kind": str(r.kind), "source": r.source,
         "equations": list(r.equations), "quantity": r.quantity, "relation": r.relation,
@@ -213,12 +280,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from pflbounds.symbolic import evaluate
 
     r = _result(args.result_id)
+    form = _form_name(r, args.form, args.part)
     values, matrices = parse_inputs(args.inputs)
-    ev = evaluate(r, args.form, matrices=matrices, **values)
+    ev = evaluate(r, form, matrices=matrices, **values)
+    if args.part is not None:  # the value of that part only
+        ev.value = ev.value[args.part]
     if args.elasticities:
         from pflbounds.symbolic import elasticities
 
-        el = elasticities(r, args.form, matrices=matrices, part=args.part or "", **values)
+        el = elasticities(r, form, matrices=matrices, part=args.part or "", **values)
         if args.json:
             doc = ev.to_json()
             doc["elasticities"] = el
@@ -238,12 +308,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from pflbounds.symbolic.parsing import ParseError, parse_value
 
     r = _result(args.result_id)
+    form = _form_name(r, args.form, args.part)
+    if r.forms[form].parts and args.part is None:
+        raise CliError(f"{r.id} [{form}] has parts {', '.join(p for p in r.forms[form].exprs)}: "
+                       "name the one to solve with --part")
     values, matrices = parse_inputs(args.inputs)
     try:
         target = parse_value(args.target, values)
     except ParseError as e:
         raise CliError(f"--target: {e}") from None
-    ev = solve(r, args.var, target, args.form, matrices=matrices, part=args.part or "", **values)
+    ev = solve(r, args.var, target, form, matrices=matrices, part=args.part or "", **values)
     _print_evaluation(ev, args)
     return 0
 

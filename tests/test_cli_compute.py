@@ -99,8 +99,8 @@ def test_show_one_form_and_text(capsys):
 def test_show_unknown_form(capsys):
     code, out, err = run(capsys, "show", "even2022.theorem3", "--form", "proof")
     assert code == 2
-    assert "has no form 'proof'; available: printed, explicit, corrected" in one_error_line(
-        err, "show")
+    assert ("--form 'proof': even2022.theorem3 has no such form; expected one of printed, "
+            "explicit, corrected") in one_error_line(err, "show")
 
 
 # ----------------------------------------------------------------------------- eval
@@ -266,7 +266,7 @@ def test_solve_condition_violation_is_an_error(capsys, argv):
         (["eval", "even2022.lemma6", "eta=0.1", "mu=1", "L=2", "sigma2=1", "T=2.5",
           "Delta0=1"], ["T=2.5 is outside its domain: expected an integer >= 1"]),
         (["eval", "even2022.theorem3", "Lambda=/nonexistent/lam.npy"],
-         ["matrix file '/nonexistent/lam.npy' does not exist"]),
+         ["Lambda file '/nonexistent/lam.npy' does not exist"]),
         (["solve", "even2022.lemma6", "--for", "K", "--target", "1", "eta=0.1", "mu=1", "L=2",
           "sigma2=1", "Delta0=1"], ["K is not an input of even2022.lemma6"]),
         (["complexity", "--paper", "nope", "mu=1"], ["no complexity comparison for paper "
@@ -294,7 +294,8 @@ def test_non_stochastic_lambda_names_the_row(capsys, tmp_path):
 def test_unreadable_and_wrong_type_matrix_files(capsys, tmp_path):
     (tmp_path / "bad.csv").write_text("1,2\n3,x\n")
     code, _, err = run(capsys, "eval", "even2022.theorem3", f"Lambda={tmp_path / 'bad.csv'}")
-    assert code == 2 and "could not be read" in one_error_line(err, "eval")
+    assert code == 2 and "line 2: expected numbers separated by commas, found '3,x'" in (
+        one_error_line(err, "eval"))
     (tmp_path / "m.json").write_text("[[1]]")
     code, _, err = run(capsys, "eval", "even2022.theorem3", f"Lambda={tmp_path / 'm.json'}")
     assert code == 2 and "expected a .npy or .csv file" in one_error_line(err, "eval")
