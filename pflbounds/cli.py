@@ -153,13 +153,26 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_paper_hint(message: str, what: str, given: str, ids: Sequence[str]) -> str:
+    """``message``, or a suggestion of the ids that add the paper to a bare id (``P11`` ->
+    ``even2022.P11``)."""
+    full = [i for i in ids if i.split(".", 1)[-1].lower() == given.lower()]
+    if full and given not in ids:
+        return f"unknown {what} {given!r}; did you mean {', '.join(full)}?"
+    if any(i.startswith(given + ".") for i in ids):
+        return (f"{given!r} is a paper, not a {what}; ids look like {given}.<name> "
+                f"(`pflbounds list --paper {given}` lists them)")
+    return message
+
+
 def _result(rid: str):
     from pflbounds.symbolic import catalog
 
     try:
         return catalog.get(rid)
     except KeyError as e:
-        raise CliError(str(e.args[0])) from None
+        ids = [r.id for r in catalog.results()]
+        raise CliError(_with_paper_hint(str(e.args[0]), "result", rid, ids)) from None
 
 
 def _form_name(r, form: str | None, part: str | None = None) -> str:
@@ -369,7 +382,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         check = registry.get(args.check_id)
     except KeyError as e:
-        raise CliError(str(e.args[0])) from None
+        ids = [c.id for c in registry.all_checks()]
+        raise CliError(_with_paper_hint(str(e.args[0]), "check id", args.check_id, ids)) from None
     outcome = run_check(check, replicas=args.replicas, quick=args.quick, base_seed=args.seed,
                         jobs=args.jobs)
     if args.json:
@@ -388,16 +402,50 @@ def _print_outcomes(outcomes) -> None:
               f"(expected {o.expected.value}){margin}  {o.detail}")
 
 
+SUITES_DIR = Path("validation")
+
+
+def _available_suites() -> str:
+    found = sorted(SUITES_DIR.glob("*.toml"))
+    if not found:
+        return f"no suite files in {SUITES_DIR}/ here"
+    return "available suites: " + ", ".join(f"{f.stem} ({f})" for f in found)
+
+
+def _results_not_suite(p: Path) -> CliError:
+    """The error for a results folder (or its ``outcomes.json``) given where a suite belongs;
+    a truncated or unreadable ``outcomes.json`` is named as such."""
+    from pflbounds.running.results import OUTCOMES_FILE
+
+    f = p / OUTCOMES_FILE if p.is_dir() else p
+    try:
+        json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        return CliError(f"{f} is truncated or not valid JSON ({e}); rerun pflbounds validate "
+                        "to write it again")
+    return CliError(f"{str(p)!r} holds results written by validate, not a suite; "
+                    f"`pflbounds report {p}` writes their report; {_available_suites()}")
+
+
 def _suite_path(name: str | None) -> Path:
     if name is None:
-        return Path("validation/quick.toml")
+        return SUITES_DIR / "quick.toml"
+    from pflbounds.running.results import OUTCOMES_FILE
+
     p = Path(name)
+    if p.is_dir():
+        if (p / OUTCOMES_FILE).is_file():
+            raise _results_not_suite(p)
+        raise CliError(f"suite {name!r} is a directory; expected a suite file (.toml); "
+                       f"{_available_suites()}")
+    if p.name == OUTCOMES_FILE and p.is_file():
+        raise _results_not_suite(p)
     if p.exists():
         return p
-    alt = Path("validation") / f"{name}.toml"
+    alt = SUITES_DIR / f"{name}.toml"
     if alt.exists():
         return alt
-    raise CliError(f"suite {name!r} not found (looked for {p} and {alt})")
+    raise CliError(f"suite {name!r} not found; {_available_suites()}")
 
 
 def _run_suite(path: Path, args: argparse.Namespace):
@@ -405,6 +453,11 @@ def _run_suite(path: Path, args: argparse.Namespace):
 
     try:
         suite = load_suite(path)
+    except UnicodeDecodeError:
+        raise CliError(f"suite file {str(path)!r} is not text (not UTF-8); expected a TOML "
+                       f"suite file; {_available_suites()}") from None
+    except OSError as e:
+        raise CliError(f"suite file {str(path)!r} cannot be read: {e.strerror or e}") from None
     except (KeyError, ValueError) as e:
         raise CliError(str(e.args[0] if e.args else e)) from None
     if getattr(args, "scheduler", None):
@@ -462,65 +515,106 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------------- parser
+FORMS_HELP = (
+    "form of the result: printed (as the paper states it; O-constants set to 1 and named), "
+    "explicit (constants recovered from the proof), corrected (errata applied), proof (a "
+    "display of the proof); default: printed. `pflbounds show ID` lists a result's forms"
+)
+INPUTS_HELP = (
+    "inputs as name=value: a number or an expression over other inputs (eta=1/(2*L)); "
+    "b=FILE and Lambda=FILE read an N x N matrix (.npy, or .csv with commas and no header)"
+)
+JSON_HELP = "print one JSON document on stdout"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
+def _int_at_least(low: int):
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            v = None
+        if v is None or v < low:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}")
+        return v
+
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    from pflbounds import __version__
+
+    p = _Parser(
         prog="pflbounds",
         description="Compute, check and report the theory of personalized federated learning.",
     )
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--version", action="version", version=f"pflbounds {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("list", help="list encoded results")
-    s.add_argument("--paper")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--paper", help="only this paper's results (a paper id such as even2022)")
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("show", help="show a result: statement, forms, inputs, errata")
-    s.add_argument("result_id")
-    s.add_argument("--form")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("result_id", help="a result id such as even2022.theorem2 (see list)")
+    s.add_argument("--form", help=FORMS_HELP.replace("default: printed", "default: all"))
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_show)
 
     for name, helptext in (("eval", "evaluate a result's form"),
                            ("solve", "smallest VAR with the form <= TARGET")):
         s = sub.add_parser(name, help=helptext)
-        s.add_argument("result_id")
-        s.add_argument("--form")
+        s.add_argument("result_id", help="a result id such as even2022.theorem2 (see list)")
+        s.add_argument("--form", help=FORMS_HELP)
         if name == "solve":
-            s.add_argument("--for", dest="var", required=True)
-            s.add_argument("--target", required=True)
+            s.add_argument("--for", dest="var", required=True, metavar="VAR",
+                           help="the input to solve for (K, T, N, eta, ...)")
+            s.add_argument("--target", required=True, metavar="TARGET",
+                           help="the value the form must not exceed (a number or expression)")
         else:
             s.add_argument("--elasticities", action="store_true",
                            help="also print d log(value)/d log(input) for every input")
-        s.add_argument("--part", help="part of a multi-part form")
-        s.add_argument("inputs", nargs="*", metavar="name=value",
-                       help="scalar inputs (expressions over earlier names allowed), or "
-                            "b=FILE / Lambda=FILE (.npy or .csv)")
-        s.add_argument("--json", action="store_true")
+        s.add_argument("--part", help="part of a multi-part form (show lists the parts)")
+        s.add_argument("inputs", nargs="*", metavar="name=value", help=INPUTS_HELP)
+        s.add_argument("--json", action="store_true", help=JSON_HELP)
         s.set_defaults(func=cmd_eval if name == "eval" else cmd_solve)
 
     s = sub.add_parser("complexity", help="compare the methods' complexities for a regime")
-    s.add_argument("--paper", required=True)
-    s.add_argument("--objective")
-    s.add_argument("--algorithm")
-    s.add_argument("inputs", nargs="*", metavar="name=value")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--paper", required=True, help="the paper whose methods to compare")
+    s.add_argument("--objective", help="the objective, for papers with several")
+    s.add_argument("--algorithm", help="only this algorithm's rows (e.g. afo, afa, sgd)")
+    s.add_argument("inputs", nargs="*", metavar="name=value", help=INPUTS_HELP)
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_complexity)
 
     s = sub.add_parser("check", help="run one check")
-    s.add_argument("check_id")
-    s.add_argument("--replicas", type=int)
+    s.add_argument("check_id", help="a check id such as even2022.P11 (see validation/*.toml)")
+    s.add_argument("--replicas", type=_int_at_least(1),
+                   help="Monte Carlo replicas (default: the check's own)")
     s.add_argument("--quick", action="store_true", help="use the check's quick grid")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--jobs", type=int, default=1)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--seed", type=_int_at_least(0), default=0,
+                   help="base seed (default 0); the same seed gives the same numbers")
+    s.add_argument("--jobs", type=_int_at_least(1), default=1,
+                   help="worker processes (default 1)")
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_check)
 
     s = sub.add_parser("validate", help="run a validation suite")
-    s.add_argument("suite", nargs="?")
+    s.add_argument("suite", nargs="?", metavar="SUITE",
+                   help="a suite name (quick, even2022) or a suite file (.toml); default quick")
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
-    s.add_argument("--out")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--out", metavar="DIR",
+                   help="results folder (default reports/SUITE_NAME)")
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("report", help="write the PDF report of a suite or of saved results")
@@ -537,13 +631,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pflbounds.symbolic.loader import PaperLoadError, load_papers
 
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        # name=value words after an option (``eval ID --form F mu=1``) land here
-        if hasattr(args, "inputs") and all("=" in e and not e.startswith("-") for e in extra):
-            args.inputs = list(args.inputs) + extra
-        else:
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # name=value words after an option (``eval ID --form F mu=1``) land here
+            if hasattr(args, "inputs") and all("=" in e and not e.startswith("-") for e in extra):
+                args.inputs = list(args.inputs) + extra
+            else:
+                sub = f"pflbounds {args.command}"
+                print(f"{sub}: error: unrecognized arguments: {' '.join(extra)}; see {sub} "
+                      "--help", file=sys.stderr)
+                return EXIT_BAD_INPUT
+    except SystemExit as e:  # --help, --version, or a usage error already printed
+        return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
     try:
         # every paper loads (or its failure is named) before any command runs
         load_papers(checks=args.command in ("check", "validate", "report"))
