@@ -344,6 +344,7 @@ def cmd_complexity(args: argparse.Namespace) -> int:
                                          objective=args.objective, algorithm=args.algorithm)
     except KeyError as e:
         raise CliError(str(e.args[0])) from None
+    _require_complexity_inputs(args.paper, table["rows"])
     if args.json:
         _print_json(table)
         return 0
@@ -364,6 +365,20 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     for n in table.get("notes", []):
         print(f"  note: {n}")
     return 0
+
+
+def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
+    """A row that lacks inputs (``missing``) makes the comparison an error naming them all."""
+    from pflbounds.symbolic.constants import get_constant
+
+    missing: dict[str, list[str]] = {}
+    for row in rows:
+        for n in row.get("missing", ()):
+            missing.setdefault(n, []).append(row["method"])
+    if missing:
+        raise CliError(f"complexity for {paper} needs more inputs: " + "; ".join(
+            f"{n} ({get_constant(n, paper).meaning}; for {', '.join(m)})"
+            for n, m in sorted(missing.items())))
 
 
 def _fmt_count(v: Any) -> str:
