@@ -368,7 +368,8 @@ def cmd_complexity(args: argparse.Namespace) -> int:
 
 
 def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
-    """A row that lacks inputs (``missing``) makes the comparison an error naming them all."""
+    """A row that lacks inputs (``missing``) makes the comparison an error naming them all;
+    so does a table in which every row failed."""
     from pflbounds.symbolic.constants import get_constant
 
     missing: dict[str, list[str]] = {}
@@ -379,6 +380,9 @@ def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
         raise CliError(f"complexity for {paper} needs more inputs: " + "; ".join(
             f"{n} ({get_constant(n, paper).meaning}; for {', '.join(m)})"
             for n, m in sorted(missing.items())))
+    if rows and all(row.get("error") for row in rows):  # a table without a single number
+        raise CliError(f"no method of {paper} applies to these inputs: {rows[0]['method']}: "
+                       f"{rows[0]['error']}")
 
 
 def _fmt_count(v: Any) -> str:
