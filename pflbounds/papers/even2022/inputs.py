@@ -11,8 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.problems.clusters import closeness_counts, spectral_radius, threshold_weights
 from pflbounds.symbolic.result import Derivation
+
+# pflbounds.problems.clusters is imported where a matrix is used, not here: the problem
+# modules (scipy.sparse, the instance families) would add about 0.35 s to every eval and solve.
 
 
 def check_bias_matrix(b: Any) -> np.ndarray:
@@ -70,6 +72,8 @@ def d_BiasSum(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
 
 
 def d_rho_W(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
+    from pflbounds.problems.clusters import spectral_radius
+
     lam = check_weights(m["Lambda"])
     return float(spectral_radius(lam @ lam.T))  # rho(Lambda Lambda^T) = ||Lambda||_2^2
 
@@ -92,13 +96,23 @@ def d_b(m: Mapping[str, Any], v: Mapping[str, Any]) -> np.ndarray:
 
 def neps_derivation(
     symbol: str, factor: float, text: str, forms: tuple[str, ...] = (), with_mu: bool = True,
-    strict: bool = False,
+    strict: bool = False, mu_is_inverse_r2: bool = False,
 ) -> Derivation:
     """N_i^eps = #{j : b_ij^2 <= factor * mu * eps} per agent (factor * eps without mu;
-    ``<`` when ``strict``)."""
+    ``<`` when ``strict``). With ``mu_is_inverse_r2`` (Theorem 1 printed, which sets
+    mu = L = 1/r^2) a given r must agree with mu: a mismatch would change the counts."""
 
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> np.ndarray:
+        from pflbounds.problems.clusters import closeness_counts
+
         b = check_bias_matrix(m["b"])
+        if mu_is_inverse_r2 and "r" in v:
+            want = 1.0 / float(v["r"]) ** 2
+            if not np.isclose(float(v["mu"]), want, rtol=1e-9, atol=0.0):
+                raise ValueError(
+                    f"Theorem 1 sets mu = 1/r^2: mu={float(v['mu']):g} but r={float(v['r']):g} "
+                    f"gives 1/r^2={want:g}; give mu=1/r^2"
+                )
         scale = float(v["mu"]) if with_mu else 1.0
         return closeness_counts(b**2, factor * scale * float(v["eps"]), strict=strict).astype(float)
 
@@ -110,6 +124,8 @@ def invn_mean_derivation() -> Derivation:
     """(1/N) sum_i 1/N_i^eps(b^2/mu), N_i^eps counting b_ij^2 <= mu eps (Corollary 1)."""
 
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
+        from pflbounds.problems.clusters import closeness_counts
+
         b = check_bias_matrix(m["b"])
         n = closeness_counts(b**2, float(v["mu"]) * float(v["eps"]))
         return float(np.mean(1.0 / n))
@@ -122,6 +138,8 @@ def cor1_rho_derivation() -> Derivation:
     """rho(W) for Corollary 1's weights built from b (threshold b_ij^2 <= mu eps)."""
 
     def f(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
+        from pflbounds.problems.clusters import spectral_radius, threshold_weights
+
         b = check_bias_matrix(m["b"])
         lam = threshold_weights(b**2, float(v["mu"]) * float(v["eps"]))
         return float(spectral_radius(lam @ lam.T))

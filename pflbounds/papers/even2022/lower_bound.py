@@ -91,7 +91,7 @@ THEOREM1 = result(
     errata=(ERRATA["thm1_normalisation"],),
     derivations=(
         inputs.neps_derivation("Neps", 4.0, "N_i^eps = #{j : b_ij^2 <= 4 mu eps}",
-                               forms=("printed",)),
+                               forms=("printed",), mu_is_inverse_r2=True),
         inputs.neps_derivation("Neps", 36.0, "N_i^eps = #{j : b_ij^2 < 36 mu eps}",
                                forms=("corrected",), strict=True),
         inputs.neps_derivation("N_eff", 36.0, "N_eff = #{j : b_1j^2 < 36 eps}",

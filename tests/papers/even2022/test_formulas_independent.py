@@ -832,11 +832,20 @@ def test_theorem1_printed_neps_derivation_needs_mu():
 
 def test_theorem1_printed_from_bias_matrix():
     mu, eps = 2.0, 0.01
+    r = 1 / math.sqrt(mu)  # Theorem 1 sets mu = L = 1/r^2
     lb = _count(BMAT, 4 * mu * eps)  # Theorem 1 printed: b^2 <= 4 mu eps
-    ev = evaluate(get("even2022.theorem1"), "printed", matrices={"b": BMAT}, r=1.0, sigma2=1.0,
+    ev = evaluate(get("even2022.theorem1"), "printed", matrices={"b": BMAT}, r=r, sigma2=1.0,
                   mu=mu, eps=eps)
     np.testing.assert_array_equal(ev.inputs["Neps"], lb)
-    assert_close(ev.value, 1.0 / (eps * lb))
+    assert_close(ev.value, r**2 / (eps * lb))
+
+
+def test_theorem1_printed_refuses_mu_other_than_one_over_r2():
+    # mu = 2 with r = 1 would count neighbours at b^2 <= 8 eps while the bound uses r^2 = 1
+    with pytest.raises(ValueError, match=r"Theorem 1 sets mu = 1/r\^2: mu=2 but r=1 gives "
+                                         r"1/r\^2=1"):
+        evaluate(get("even2022.theorem1"), "printed", matrices={"b": BMAT}, r=1.0, sigma2=1.0,
+                 mu=2.0, eps=0.01)
 
 
 def test_corollary1_rho_from_threshold_weights():
