@@ -24,6 +24,7 @@ DOMAINS = {
     "positive_integer": "an integer >= 1",
     "nonnegative_integer": "an integer >= 0",
     "unit_interval": "a number in [0, 1]",
+    "at_least_one": "a number >= 1",
     "real": "a real number",
 }
 CORE = ""
@@ -48,7 +49,7 @@ class Constant:
         if self.domain not in DOMAINS:
             raise ValueError(f"unknown domain {self.domain!r} for constant {self.name}")
         assumptions: dict[str, bool] = {}
-        if self.domain in ("positive", "positive_integer"):
+        if self.domain in ("positive", "positive_integer", "at_least_one"):
             assumptions["positive"] = True
         if self.domain in ("nonnegative", "nonnegative_integer", "unit_interval"):
             assumptions["nonnegative"] = True
@@ -72,6 +73,8 @@ class Constant:
             bad |= arr < 0
         elif self.domain == "unit_interval":
             bad |= (arr < 0) | (arr > 1)
+        elif self.domain == "at_least_one":  # computed values may round to just below 1
+            bad |= arr < 1 - 1e-12
         if self.integer:
             bad |= arr != np.round(arr)
         if np.any(bad):

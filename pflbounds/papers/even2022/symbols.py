@@ -38,8 +38,9 @@ BiasF = P.constant("BiasF", "sum_ij lambda_ij (f_i(x_j^*) - f_i^*)", "f", "nonne
                  typst="sum_(i j) lambda_(i j) (f_i (x_j^*) - f_i^*)")
 DeltaLam0 = P.constant("DeltaLam0", "f^Lambda(y^0) - f^Lambda(y^Lambda) (<= F0)", "f",
                      "nonnegative", latex=r"\Delta^\Lambda_0", typst="Delta^Lambda_0")
-rho_W = P.constant("rho_W", "spectral radius of W = Lambda Lambda^T", "1", "positive",
-                 latex=r"\rho(W)", typst="rho(W)")
+rho_W = P.constant("rho_W", "spectral radius of W = Lambda Lambda^T; it equals "
+                   "||Lambda||_2^2 >= 1, as Lambda 1 = 1 for a row-stochastic Lambda", "1",
+                   "at_least_one", latex=r"\rho(W)", typst="rho(W)")
 Neps = P.constant("Neps", "N_i^eps: number of agents eps-close to agent i (i included)", "1",
                 "positive_integer", latex=r"\mathcal{N}_i^\varepsilon",
                 typst="cal(N)_i^epsilon")

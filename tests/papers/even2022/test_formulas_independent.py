@@ -54,7 +54,8 @@ def base(rng, n):
         "eps": logu(rng, n, 1e-4, 1.0),
         "BiasSum": logu(rng, n, 1e-4, 10.0),
         "BiasF": logu(rng, n, 1e-4, 10.0),
-        "rho_W": rng.uniform(0.3, 1.0, n),
+        # rho(Lambda Lambda^T) >= 1 for a row-stochastic Lambda; = 1 when doubly stochastic
+        "rho_W": np.where(rng.uniform(size=n) < 0.5, 1.0, rng.uniform(1.0, 3.0, n)),
         "invN_mean": rng.uniform(0.01, 1.0, n),
     }
 
