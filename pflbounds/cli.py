@@ -350,14 +350,14 @@ def cmd_complexity(args: argparse.Namespace) -> int:
         return 0
     rows = table["rows"]
     print(f"{table['paper']}: {table['question']}")
-    hdr = f"  {'method':<26} {'oracle calls':>14} {'gradients':>14}  result [form]"
-    print(hdr)
+    w = max([26, *(len(row["method"]) for row in rows)])
+    print(f"  {'method':<{w}} {'oracle calls':>14} {'gradients':>14}  result [form]")
     for row in rows:
         if row.get("error"):
-            print(f"  {row['method']:<26} {'-':>14} {'-':>14}  {row['result']} [{row['form']}]: "
+            print(f"  {row['method']:<{w}} {'-':>14} {'-':>14}  {row['result']} [{row['form']}]: "
                   f"{row['error']}")
             continue
-        print(f"  {row['method']:<26} {_fmt_count(row['oracle_calls']):>14} "
+        print(f"  {row['method']:<{w}} {_fmt_count(row['oracle_calls']):>14} "
               f"{_fmt_count(row['gradients']):>14}  {row['result']} [{row['form']}]"
               + ("  (hidden constants)" if row["hidden_constants"] else ""))
     if table.get("cheapest"):
@@ -378,7 +378,8 @@ def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
             missing.setdefault(n, []).append(row["method"])
     if missing:
         raise CliError(f"complexity for {paper} needs more inputs: " + "; ".join(
-            f"{n} ({get_constant(n, paper).meaning}; for {', '.join(m)})"
+            f"{n} ({get_constant(n, paper).meaning})"
+            + ("" if len(m) == len(rows) else f" for {', '.join(m)}")
             for n, m in sorted(missing.items())))
     if rows and all(row.get("error") for row in rows):  # a table without a single number
         raise CliError(f"no method of {paper} applies to these inputs: {rows[0]['method']}: "
@@ -486,7 +487,8 @@ def _run_suite(path: Path, args: argparse.Namespace):
         )
     if args.jobs < 1:
         raise CliError(f"--jobs must be >= 1, got {args.jobs}")
-    return suite, run_suite(suite, jobs=args.jobs)
+    multiplicity = "per-check" if getattr(args, "per_check", False) else "holm"
+    return suite, run_suite(suite, jobs=args.jobs, multiplicity=multiplicity)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -633,6 +635,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
     s.add_argument("--out", metavar="DIR",
                    help="results folder (default reports/SUITE_NAME)")
+    s.add_argument("--per-check", action="store_true",
+                   help="correct each Monte Carlo check on its own (Bonferroni at 1 - confidence "
+                        "per check) instead of one Holm correction over the whole suite")
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_validate)
 

@@ -16,6 +16,8 @@ from pflbounds.cli import main
 from pflbounds.symbolic import evaluate, get
 
 EVAL_KEYS = {"id", "form", "value", "hidden_constants", "inputs"}
+LOWER_PRINTED = "lower bound (as printed: b^2 <= 4 mu eps)"
+LOWER_CONSISTENT = "lower bound (consistent instance: b^2 < 36 mu eps)"
 AFO = ["mu=1", "L=2", "sigma2=0.5", "K=20", "Delta0=1", "V=0.4", "B=0.05"]
 
 
@@ -310,7 +312,7 @@ def test_complexity_json_rows_match_direct_evaluation(capsys):
     assert doc["paper"] == "even2022"
     rows = {r["method"]: r for r in doc["rows"]}
     assert set(rows) == {"no collaboration (SGD)", "AFO / WGA", "AFA (printed)",
-                         "AFA (corrected)", "lower bound"}
+                         "AFA (corrected)", LOWER_PRINTED, LOWER_CONSISTENT}
     mu, L, s2, eps, d0, n = 1.0, 2.0, 1.0, 0.01, 1.0, 4
     sgd = math.ceil(max(3 * L * s2 / (eps * mu**2), 2 * L / mu) * math.log(3 * d0 / (2 * eps)))
     afo = math.ceil(max(2 * L / mu, 2 * (L / mu) * s2 / (mu * eps * 2)) * math.log(4 * d0 / eps))
@@ -326,13 +328,17 @@ def test_complexity_json_rows_match_direct_evaluation(capsys):
     assert rows["AFA (printed)"]["guaranteed"] is False
     assert rows["AFA (corrected)"]["oracle_calls"] == afa_c
     assert rows["AFA (corrected)"]["gradients"] == afa_c * n
-    assert rows["lower bound"]["oracle_calls"] == pytest.approx(lower, rel=1e-14)
-    assert rows["lower bound"]["hidden_constants"]
-    assert rows["lower bound"]["relation"] == ">="
+    for name in (LOWER_PRINTED, LOWER_CONSISTENT):  # the same given N_i^eps: the same count
+        assert rows[name]["oracle_calls"] == pytest.approx(lower, rel=1e-14)
+        assert rows[name]["hidden_constants"]
+        assert rows[name]["relation"] == ">="
+    assert rows[LOWER_PRINTED]["form"] == "printed"
+    assert rows[LOWER_CONSISTENT]["form"] == "corrected"
     # the same numbers as evaluating each result directly
     for row in doc["rows"]:
         r = get(row["result"])
-        given = {k: v for k, v in dict(vals, F0=1.0).items() if k in r.inputs(row["form"])}
+        full = dict(vals, F0=1.0, r=1 / math.sqrt(mu))  # Theorem 1 sets mu = 1/r^2
+        given = {k: v for k, v in full.items() if k in r.inputs(row["form"])}
         assert row["oracle_calls"] == pytest.approx(evaluate(r, row["form"], **given).value,
                                                     rel=1e-14)
     assert doc["cheapest"] == min(
@@ -353,9 +359,14 @@ def test_complexity_with_bias_matrix_gives_per_agent_rows(capsys, tmp_path):
     assert afo["oracle_calls"] == list(want)
     assert afo["gradients"] == max(want) * 25
     assert afo["note"].startswith("per agent")
-    lb = rows["lower bound"]
-    n36 = (b**2 <= 36 * 0.01).sum(axis=1)
-    assert lb["oracle_calls"] == pytest.approx(list(1 / (0.01 * n36)), rel=1e-14)
+    # the lower bound as printed counts b^2 <= 4 mu eps; its proof's instance b^2 < 36 mu eps
+    n4 = (b**2 <= 4 * 0.01).sum(axis=1)
+    n36 = (b**2 < 36 * 0.01).sum(axis=1)
+    assert list(n4) != list(n36)
+    assert rows[LOWER_PRINTED]["oracle_calls"] == pytest.approx(list(1 / (0.01 * n4)),
+                                                                rel=1e-14)
+    assert rows[LOWER_CONSISTENT]["oracle_calls"] == pytest.approx(list(1 / (0.01 * n36)),
+                                                                   rel=1e-14)
     afa = rows["AFA (printed)"]
     inv = np.mean(1 / (b**2 <= 0.01).sum(axis=1))
     assert afa["oracle_calls"] == pytest.approx(2 * max(2 / 0.01 * inv, 2) * math.log(100))

@@ -213,11 +213,12 @@ BASE = dict(mu=1.0, L=2.0, sigma2=1.0, eps=0.01, Delta0=1.0, N=4, Neps=2, invN_m
 
 def test_complexity_table_rows_and_filters():
     t = complexity.table(BASE, {})
-    assert [r["algorithm"] for r in t["rows"]] == ["sgd", "afo", "afa", "afa", "lower"]
+    assert [r["algorithm"] for r in t["rows"]] == ["sgd", "afo", "afa", "afa", "lower", "lower"]
+    assert [r["form"] for r in t["rows"] if r["algorithm"] == "lower"] == ["printed", "corrected"]
     assert all(r.get("error") is None for r in t["rows"])
     printed = next(r for r in t["rows"] if r["method"] == "AFA (printed)")
     assert printed["guaranteed"] is False
-    assert t["cheapest"] not in ("AFA (printed)", "lower bound")
+    assert t["cheapest"] != "AFA (printed)" and not t["cheapest"].startswith("lower bound")
     ok = [r for r in t["rows"] if r["guaranteed"] and r["algorithm"] != "lower"]
     assert t["cheapest"] == min(ok, key=lambda r: r["gradients"])["method"]
     only = complexity.table(BASE, {}, algorithm="afa")
