@@ -1,0 +1,104 @@
+"""Cold start of the everyday commands, as a ratio to ``python -c "import sympy"``.
+
+``pflbounds eval`` and ``pflbounds solve`` answer in well under a millisecond once loaded; what
+a user waits for is the start: Python, numpy, sympy, and building the catalog of results.
+Wall-clock times depend on the machine, so the figure to track is the ratio of each command's
+cold start to the cold import of sympy measured in the same run (the floor every command pays).
+
+Goal: ``eval`` at most 0.8 s cold on a machine where ``import sympy`` takes 0.55 s, i.e. a
+ratio of at most ``GOAL_RATIO`` = 0.8 / 0.55 = 1.45. Each timing is the best of ``--repeat``
+runs in fresh processes (the machine may be shared: the best run is the least disturbed one).
+
+Run:  python benchmarks/bench_cli.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+GOAL_SECONDS = 0.8
+REFERENCE_SYMPY_SECONDS = 0.55
+GOAL_RATIO = GOAL_SECONDS / REFERENCE_SYMPY_SECONDS
+
+THM2 = ["eta=0.1", "mu=1", "L=2", "sigma2=0.5", "Delta0=1", "V=0.4", "B=0.05"]
+
+
+def _pflbounds() -> list[str]:
+    exe = Path(sys.executable).with_name("pflbounds")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("pflbounds")
+    return [found] if found else [sys.executable, "-m", "pflbounds.cli"]
+
+
+def commands() -> dict[str, list[str]]:
+    """The reference and the commands timed, by name."""
+    cli = _pflbounds()
+    return {
+        "import sympy": [sys.executable, "-c", "import sympy"],
+        "import sympy, numpy": [sys.executable, "-c", "import sympy, numpy"],
+        "pflbounds --version": [*cli, "--version"],
+        "pflbounds eval": [*cli, "eval", "even2022.theorem2", "--form", "explicit", "K=20",
+                           *THM2],
+        "pflbounds solve": [*cli, "solve", "even2022.theorem2", "--form", "explicit", "--for",
+                            "K", "--target", "0.2", *THM2],
+    }
+
+
+@dataclass
+class Timing:
+    name: str
+    seconds: float
+    ratio: float
+
+
+def cold_seconds(cmd: list[str], repeat: int) -> float:
+    """Best wall-clock time of ``repeat`` runs of ``cmd``, each in a fresh process."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        dt = time.perf_counter() - t0
+        if r.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
+        best = min(best, dt)
+    return best
+
+
+def run_benchmark(repeat: int = 5, names: tuple[str, ...] | None = None) -> list[Timing]:
+    """Time every command (or those named) and divide by the cold ``import sympy``."""
+    cmds = commands()
+    ref = cold_seconds(cmds["import sympy"], repeat)
+    out = [Timing("import sympy", ref, 1.0)]
+    for name, cmd in cmds.items():
+        if name == "import sympy" or (names is not None and name not in names):
+            continue
+        s = cold_seconds(cmd, repeat)
+        out.append(Timing(name, s, s / ref))
+    return out
+
+
+def format_table(rows: list[Timing]) -> str:
+    lines = [f"{'command':<22} {'cold s':>8} {'/ sympy':>8}  goal (ratio)"]
+    for r in rows:
+        goal = f"<= {GOAL_RATIO:.2f}" if r.name in ("pflbounds eval", "pflbounds solve") else ""
+        mark = "" if not goal else ("  ok" if r.ratio <= GOAL_RATIO else "  over")
+        lines.append(f"{r.name:<22} {r.seconds:>8.3f} {r.ratio:>8.2f}  {goal}{mark}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5, help="runs per command (best is kept)")
+    args = ap.parse_args()
+    print(format_table(run_benchmark(args.repeat)))
+
+
+if __name__ == "__main__":
+    main()
