@@ -20,7 +20,7 @@ Evidence conventions are in :mod:`pflbounds.checking.evidence` (``bound_samples`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import EvidenceError
 from pflbounds.checking.kinds import Verdict
 from pflbounds.checking.statistics import Moments, bonferroni, moments, one_sided_limits
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.checking.verdicts import Tally
 
 
 def _g(x: float) -> str:
@@ -47,9 +50,14 @@ def _count(ev: Mapping[str, np.ndarray]) -> float:
 
 
 def replica_bound_points(
-    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping]
+    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
+    *, alpha: float | None = None, tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str, list[dict[str, Any]]]:
-    """Verdict of a bound_holds check with per-replica bounds (paired or per_replica)."""
+    """Verdict of a bound_holds check with per-replica bounds (paired or per_replica).
+
+    ``alpha``: per-comparison level of the paired limits (default: Bonferroni inside the
+    check); ``tally`` receives the paired comparisons and rejections (per-replica checks make
+    no statistical comparison)."""
     paired = check.bound_mode == "paired"
     keys = ("sum", "sumsq", "sum_gap", "sumsq_gap", "sum_bound", "min_bound", "max_bound",
             "min_ratio", "count_violations")
@@ -57,7 +65,7 @@ def replica_bound_points(
     for i, ev in enumerate(evidence):
         _need(ev, keys, i, check.bound_mode)
         n_cmp += int(np.size(ev["sum"]))
-    alpha = bonferroni(check.confidence, n_cmp)
+    alpha = bonferroni(check.confidence, n_cmp) if alpha is None else alpha
     points: list[dict[str, Any]] = []
     verdicts: list[Verdict] = []
     margin = np.inf
@@ -76,6 +84,8 @@ def replica_bound_points(
         margin = min(margin, ratio)
         if paired:
             glo, ghi = one_sided_limits(gap, alpha)
+            if tally is not None:
+                tally.add(ghi.size, int(np.sum(ghi < 0)))
             if np.any(ghi < 0):
                 v = Verdict.VIOLATED
             elif np.all(glo >= 0):
@@ -112,11 +122,14 @@ def replica_bound_points(
 
 
 def probability_points(
-    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping]
+    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
+    *, alpha: float | None = None, tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str, list[dict[str, Any]]]:
-    """Verdict of a holds_with_probability check (see the module docstring)."""
+    """Verdict of a holds_with_probability check (see the module docstring); ``alpha`` and
+    ``tally`` as for :func:`replica_bound_points`."""
     delta = float(check.delta)
-    alpha = bonferroni(check.confidence, len(evidence))
+    suite_level = alpha is not None
+    alpha = bonferroni(check.confidence, len(evidence)) if alpha is None else alpha
     verdicts: list[Verdict] = []
     points: list[dict[str, Any]] = []
     worst_hi, worst = -1.0, ""
@@ -126,10 +139,13 @@ def probability_points(
                                 "'samples' with 'bound_samples'")
         x, n = float(ev["count_any_violation"]), float(ev["count_draws"])
         lo, hi = clopper_pearson(x, n, alpha)
+        if tally is not None:
+            tally.add(1, int(lo > delta))
         v = (Verdict.HOLDS if hi <= delta else
              Verdict.VIOLATED if lo > delta else Verdict.INCONCLUSIVE)
         verdicts.append(v)
-        level = f"{100 * check.confidence:g}% (Bonferroni over {len(evidence)})"
+        level = (f"{100 * (1 - alpha):.6g}% (suite-level Holm)" if suite_level else
+                 f"{100 * check.confidence:g}% (Bonferroni over {len(evidence)})")
         if hi > worst_hi:
             worst_hi = hi
             worst = (f"{int(x)} of {int(n)} draws violate the bound at point {i}: rate "

@@ -66,6 +66,32 @@ class Evaluation:
     detail: str
     points: list[dict[str, Any]]
     fits: list[dict[str, Any]] = field(default_factory=list)
+    comparisons: int = 0
+    """Monte Carlo comparisons made (0 for deterministic engines): the family size that a
+    suite-level correction counts (see :mod:`pflbounds.running.multiplicity`)."""
+    rejections: int = 0
+    """Of those, the comparisons whose whole interval lies on the violating side."""
+
+
+@dataclass
+class Tally:
+    """Counts of Monte Carlo comparisons and of their rejections (the interval wholly on the
+    violating side), filled in by the verdict functions for suite-level corrections."""
+
+    comparisons: int = 0
+    rejections: int = 0
+
+    def add(self, comparisons: int, rejections: int) -> None:
+        self.comparisons += int(comparisons)
+        self.rejections += int(rejections)
+
+
+def level_text(check: Check, m: int, alpha: float | None) -> str:
+    """How the per-comparison level was set: Bonferroni inside the check, or a given level
+    (a suite-level Holm correction)."""
+    if alpha is None:
+        return f"{100 * check.confidence:g}% (Bonferroni over {m})"
+    return f"{100 * (1 - alpha):.6g}% per comparison (suite-level Holm)"
 
 
 def g(x: float) -> str:
@@ -183,9 +209,13 @@ class Family:
 
 
 def bound_family(
-    check: Check, ms: Sequence[Measure], bounds: Sequence[np.ndarray], *, upper: bool, name: str
+    check: Check, ms: Sequence[Measure], bounds: Sequence[np.ndarray], *, upper: bool, name: str,
+    alpha: float | None = None, tally: Tally | None = None,
 ) -> Family:
-    """Compare measured values with a bound at every point and K (see module docstring)."""
+    """Compare measured values with a bound at every point and K (see module docstring).
+
+    ``alpha``: the one-sided per-comparison level of Monte Carlo limits (default: Bonferroni
+    inside the check); ``tally`` receives the comparisons and rejections made."""
     m = np.concatenate([x.mean for x in ms])
     b = np.concatenate(bounds)
     pt = np.concatenate([np.full(x.mean.size, i) for i, x in enumerate(ms)])
@@ -234,7 +264,8 @@ def bound_family(
                     f" comparisons; {rel} at {loc}"
                 )
             return Family(verdict, margin, detail, lo_list, hi_list)
-        alpha = bonferroni(check.confidence, m.size)
+        level = level_text(check, m.size, alpha)
+        alpha = bonferroni(check.confidence, m.size) if alpha is None else alpha
         lims = [one_sided_limits(x.mom, alpha, x.support) for x in ms]
         lo_list = [lo for lo, _ in lims]
         hi_list = [hi for _, hi in lims]
@@ -243,7 +274,8 @@ def bound_family(
         near, far = (hi, lo) if upper else (lo, hi)
         unsafe = sign * (near - b) > 0  # the interval reaches the wrong side
         proven = sign * (far - b) > 0  # the whole interval is on the wrong side
-        level = f"{100 * check.confidence:g}% (Bonferroni over {m.size})"
+        if tally is not None:
+            tally.add(m.size, int(proven.sum()))
         n_rep = int(min(x.mom.count for x in ms))
         if proven.any():
             verdict = Verdict.VIOLATED
@@ -316,11 +348,13 @@ def _fit_text(f: Mapping[str, Any], what: str, deterministic: bool) -> str:
     return f"{what} {g(f['estimate'])}{ci} vs predicted {g(f['predicted'])} ± {g(f['tolerance'])}"
 
 
-def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping]) -> list[dict]:
-    """One slope fit per grid point (see module docstring)."""
+def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping],
+              alpha: float | None = None) -> list[dict]:
+    """One slope fit per grid point (see module docstring); ``alpha``: per-fit level of
+    Monte Carlo limits (default: Bonferroni over the fits)."""
     semilog = check.rate_axis == "semilog"
     n_fits = len(ms)
-    alpha = bonferroni(check.confidence, n_fits)
+    alpha = bonferroni(check.confidence, n_fits) if alpha is None else alpha
     fits = []
     for i, (mz, ev) in enumerate(zip(ms, evs, strict=True)):
         if len(mz.shape) != 1:
@@ -373,14 +407,16 @@ def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping]) -> li
 
 
 def scaling_fits(
-    check: Check, ms: Sequence[Measure], evs: Sequence[Mapping], params: Sequence[Mapping]
+    check: Check, ms: Sequence[Measure], evs: Sequence[Mapping], params: Sequence[Mapping],
+    alpha: float | None = None,
 ) -> list[dict]:
-    """Fits of log cost against log x_param, one per group of otherwise equal grid points."""
+    """Fits of log cost against log x_param, one per group of otherwise equal grid points;
+    ``alpha``: per-fit level of Monte Carlo limits (default: Bonferroni over the groups)."""
     groups: dict[str, list[int]] = {}
     for i, p in enumerate(params):
         rest = {k: v for k, v in p.items() if k != check.x_param}
         groups.setdefault(canonical_json(rest), []).append(i)
-    alpha = bonferroni(check.confidence, len(groups))
+    alpha = bonferroni(check.confidence, len(groups)) if alpha is None else alpha
     fits = []
     for gkey, idx in groups.items():
         use = []
@@ -453,14 +489,16 @@ def _fits_evaluation(check: Check, fits: list[dict], what: str, where_key: str) 
 
 
 def identity_verdict(
-    check: Check, ms: Sequence[Measure | None], evs: Sequence[Mapping]
+    check: Check, ms: Sequence[Measure | None], evs: Sequence[Mapping],
+    alpha: float | None = None, tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str]:
-    """Residuals within the tolerance (or equivalence of a Monte Carlo mean and its target)."""
+    """Residuals within the tolerance (or equivalence of a Monte Carlo mean and its target);
+    ``alpha`` and ``tally`` as for :func:`bound_family`."""
     tol = float(check.tolerance)
     n_cmp = sum(
         np.size(ev["target"]) for ev in evs if "residual" not in ev and "target" in ev
     )
-    alpha = bonferroni(check.confidence, max(n_cmp, 1))
+    alpha = bonferroni(check.confidence, max(n_cmp, 1)) if alpha is None else alpha
     verdicts: list[Verdict] = []
     worst_r, worst_i, worst_txt = -1.0, 0, ""
     for i, (mz, ev) in enumerate(zip(ms, evs, strict=True)):
@@ -476,6 +514,8 @@ def identity_verdict(
             if mz.mom is not None:
                 lo, hi = one_sided_limits(mz.mom, alpha, mz.support)
                 d_lo, d_hi = lo - target, hi - target
+                if tally is not None:
+                    tally.add(d_lo.size, int(np.sum((d_lo > tol) | (d_hi < -tol))))
                 if np.all(d_lo >= -tol) and np.all(d_hi <= tol):
                     v = Verdict.HOLDS
                 elif np.any(d_lo > tol) or np.any(d_hi < -tol):
@@ -507,14 +547,28 @@ def identity_verdict(
 
 
 def evaluate(
-    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping]
+    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
+    alpha: float | None = None,
 ) -> Evaluation:
     """Verdict of ``check`` from the combined evidence of each grid point.
 
+    ``alpha``: the one-sided level of every Monte Carlo comparison, set by a suite-level
+    correction; by default each check corrects its own comparisons (Bonferroni at
+    ``1 - confidence``). The Evaluation counts the Monte Carlo comparisons and rejections.
     Raises :class:`EvidenceError` when the evidence does not follow the conventions.
     """
     if len(evidence) != len(params):
         raise EvidenceError("one evidence dict per grid point is needed")
+    tally = Tally()
+    ev_ = _evaluate(check, evidence, params, alpha, tally)
+    ev_.comparisons, ev_.rejections = tally.comparisons, tally.rejections
+    return ev_
+
+
+def _evaluate(
+    check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
+    alpha: float | None, tally: Tally,
+) -> Evaluation:
     kind = check.kind
     points: list[dict[str, Any]] = []
     fits: list[dict[str, Any]] = []
@@ -529,7 +583,7 @@ def evaluate(
             if ("residual" not in ev and ("mean" in ev or "sum" in ev)) else None
             for i, ev in enumerate(evidence)
         ]
-        verdict, margin, detail = identity_verdict(check, ms, evidence)
+        verdict, margin, detail = identity_verdict(check, ms, evidence, alpha, tally)
         for i, mz in enumerate(ms):
             d = base(i)
             if mz is not None:
@@ -540,12 +594,14 @@ def evaluate(
     if kind is CheckKind.HOLDS_WITH_PROBABILITY:
         from pflbounds.checking.replica_verdicts import probability_points
 
-        verdict, margin, detail, points = probability_points(check, evidence, params)
+        verdict, margin, detail, points = probability_points(check, evidence, params,
+                                                             alpha=alpha, tally=tally)
         return Evaluation(verdict, margin, detail, points)
     if kind is CheckKind.BOUND_HOLDS and check.bound_mode != "expectation":
         from pflbounds.checking.replica_verdicts import replica_bound_points
 
-        verdict, margin, detail, points = replica_bound_points(check, evidence, params)
+        verdict, margin, detail, points = replica_bound_points(check, evidence, params,
+                                                               alpha=alpha, tally=tally)
         return Evaluation(verdict, margin, detail, points)
 
     ms = [measure(check, ev, i) for i, ev in enumerate(evidence)]
@@ -563,7 +619,8 @@ def evaluate(
     if kind in (CheckKind.BOUND_HOLDS, CheckKind.LOWER_BOUND):
         bounds = [_vector(ev, "bound", mz.shape, i)
                   for i, (mz, ev) in enumerate(zip(ms, evidence, strict=True))]
-        fam = bound_family(check, ms, bounds, upper=kind is CheckKind.BOUND_HOLDS, name="bound")
+        fam = bound_family(check, ms, bounds, upper=kind is CheckKind.BOUND_HOLDS, name="bound",
+                           alpha=alpha, tally=tally)
         add_points(fam.lo, fam.hi)
         for d, b, mz in zip(points, bounds, ms, strict=True):
             d["bound"] = mz.unflat(b)
@@ -576,7 +633,8 @@ def evaluate(
             all_bounds[key] = [_vector(ev, key, mz.shape, i)
                                for i, (mz, ev) in enumerate(zip(ms, evidence, strict=True))]
             fams[key] = bound_family(
-                check, ms, all_bounds[key], upper=True, name=key.replace("bound_", "") + " bound"
+                check, ms, all_bounds[key], upper=True, name=key.replace("bound_", "") + " bound",
+                alpha=alpha, tally=tally,
             )
         printed, corrected = fams["bound_printed"], fams["bound_corrected"]
         if printed.verdict is Verdict.VIOLATED and corrected.verdict is Verdict.HOLDS:
@@ -596,7 +654,8 @@ def evaluate(
         return Evaluation(verdict, printed.margin, detail, points)
 
     if kind is CheckKind.RATE:
-        fits = rate_fits(check, ms, evidence)
+        fits = rate_fits(check, ms, evidence, alpha)
+        _tally_fits(check, fits, tally)
         what = "contraction factor" if check.rate_axis == "semilog" else "slope"
         verdict, margin, detail = _fits_evaluation(check, fits, what, "point")
         lims = _plain_limits(check, ms)
@@ -604,7 +663,8 @@ def evaluate(
         return Evaluation(verdict, margin, detail, points, fits)
 
     if kind is CheckKind.SCALING:
-        fits = scaling_fits(check, ms, evidence, params)
+        fits = scaling_fits(check, ms, evidence, params, alpha)
+        _tally_fits(check, fits, tally)
         verdict, margin, detail = _fits_evaluation(check, fits, "slope", "group")
         lims = _plain_limits(check, ms)
         add_points(*lims)
@@ -613,6 +673,12 @@ def evaluate(
         return Evaluation(verdict, margin, detail, points, fits)
 
     raise EvidenceError(f"unknown check kind {kind!r}")  # pragma: no cover
+
+
+def _tally_fits(check: Check, fits: Sequence[Mapping[str, Any]], tally: Tally) -> None:
+    """Monte Carlo fits are comparisons; a VIOLATED fit is a rejection."""
+    if not check.deterministic:
+        tally.add(len(fits), sum(f["verdict"] is Verdict.VIOLATED for f in fits))
 
 
 def _plain_limits(check: Check, ms: Sequence[Measure]):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import pflbounds
 from pflbounds.checking.check import Check
@@ -24,16 +25,21 @@ def build_outcome(
     replicas: int | None = None,
     quick: bool = False,
     base_seed: int = 0,
+    multiplicity: Mapping[str, Any] | None = None,
 ) -> Outcome:
     """Combine the blocks of each grid point, evaluate the verdict and record provenance.
 
     A failed task makes the outcome ERROR, with the failing point, block and the last line of
-    the traceback in ``detail`` and the full traceback in ``error``.
+    the traceback in ``detail`` and the full traceback in ``error``. ``multiplicity``: a
+    suite-level correction (:meth:`pflbounds.running.multiplicity.SuiteLevel.record`); its
+    per-comparison ``alpha`` sets the Monte Carlo limits, and it enters the config.
     """
     t0 = time.perf_counter()
     n = effective_replicas(check, replicas)
     grid = check.grid_for(quick)
-    config = run_config(check, grid=grid, replicas=n, base_seed=base_seed, quick=quick)
+    config = run_config(check, grid=grid, replicas=n, base_seed=base_seed, quick=quick,
+                        multiplicity=multiplicity)
+    alpha = None if multiplicity is None else float(multiplicity["alpha"])
     outcome = Outcome(
         check_id=check.id,
         kind=check.kind,
@@ -64,7 +70,7 @@ def build_outcome(
             if missing:
                 raise ValueError(f"no results for grid points {missing}")
             evidence = [combine_blocks(blocks[p]) for p in range(len(grid))]
-            ev = evaluate(check, evidence, grid)
+            ev = evaluate(check, evidence, grid, alpha=alpha)
             outcome.verdict = ev.verdict
             outcome.margin = ev.margin
             outcome.detail = ev.detail

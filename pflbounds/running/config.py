@@ -50,8 +50,10 @@ def run_config(
     replicas: int,
     base_seed: int,
     quick: bool,
+    multiplicity: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The full configuration of a check run: everything its verdict depends on."""
+    """The full configuration of a check run: everything its verdict depends on (with a
+    suite-level correction, its record: the per-comparison level comes from the suite)."""
     return {
         "check_id": check.id,
         "kind": check.kind.value,
@@ -75,4 +77,5 @@ def run_config(
         # newer fields enter only when set, so that older configs keep their hashes
         **({"bound_mode": check.bound_mode} if check.bound_mode != "expectation" else {}),
         **({"delta": check.delta} if check.delta is not None else {}),
+        **({"multiplicity": dict(multiplicity)} if multiplicity is not None else {}),
     }

@@ -70,9 +70,19 @@ class RunSpec:
 
 
 def run_specs(
-    specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1, progress: bool = True
+    specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1, progress: bool = True,
+    multiplicity: str = "per-check",
 ) -> list[Outcome]:
-    """Plan every task of every spec, run them in one pool, aggregate per check."""
+    """Plan every task of every spec, run them in one pool, aggregate per check.
+
+    ``multiplicity``: ``"per-check"`` (each Monte Carlo check corrects its own comparisons)
+    or ``"holm"`` (one correction over every Monte Carlo comparison of the run, see
+    :mod:`pflbounds.running.multiplicity`).
+    """
+    from pflbounds.running.multiplicity import METHODS, suite_level
+
+    if multiplicity not in METHODS:
+        raise ValueError(f"multiplicity must be one of {METHODS}, got {multiplicity!r}")
     ids = [s.check.id for s in specs]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -82,12 +92,20 @@ def run_specs(
     flat = [t for p in plans for t in p]
     results = run_tasks(flat, jobs=jobs, progress=progress,
                         checks={s.check.id: s.check for s in specs})
-    outcomes, start = [], 0
-    for s, p in zip(specs, plans, strict=True):
-        mine = results[start : start + len(p)]
+    per_spec, start = [], 0
+    for p in plans:
+        per_spec.append(results[start : start + len(p)])
         start += len(p)
+    level = None
+    if multiplicity == "holm":
+        level = suite_level([(s.check, mine, s.check.grid_for(s.quick))
+                             for s, mine in zip(specs, per_spec, strict=True)])
+    outcomes = []
+    for s, mine in zip(specs, per_spec, strict=True):
+        record = None if level is None or s.check.id not in level.alphas else \
+            level.record(s.check.id)
         outcomes.append(build_outcome(s.check, mine, replicas=s.replicas, quick=s.quick,
-                                      base_seed=base_seed))
+                                      base_seed=base_seed, multiplicity=record))
     return outcomes
 
 

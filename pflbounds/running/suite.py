@@ -136,7 +136,14 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
     return Suite(name, description, seed, grid, tuple(chosen.values()), path)
 
 
-def run_suite(suite: Suite, jobs: int = 1, progress: bool = True) -> list[Outcome]:
-    """Run every check of a suite in one pool, with the suite's seed."""
+def run_suite(suite: Suite, jobs: int = 1, progress: bool = True,
+              multiplicity: str = "holm") -> list[Outcome]:
+    """Run every check of a suite in one pool, with the suite's seed.
+
+    By default the Monte Carlo comparisons of the whole suite share one Holm correction
+    (family-wise level ``1 - confidence``); ``multiplicity="per-check"`` corrects each check
+    on its own (:func:`pflbounds.running.executor.run_specs`).
+    """
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
-    return run_specs(specs, base_seed=suite.seed, jobs=jobs, progress=progress)
+    return run_specs(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
+                     multiplicity=multiplicity)
