@@ -651,9 +651,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from pflbounds.symbolic.evaluate import HypothesisError, InputError
-    from pflbounds.symbolic.loader import PaperLoadError, load_papers
-
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -668,6 +665,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return EXIT_BAD_INPUT
     except SystemExit as e:  # --help, --version, or a usage error already printed
         return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
+    # sympy and the papers load only now: --help, --version and usage errors stay fast
+    from pflbounds.symbolic.evaluate import HypothesisError, InputError
+    from pflbounds.symbolic.loader import PaperLoadError, load_papers
+
     try:
         # every paper loads (or its failure is named) before any command runs
         load_papers(checks=args.command in ("check", "validate", "report"))
