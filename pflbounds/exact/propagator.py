@@ -1,0 +1,387 @@
+"""Exact mean and covariance of linear dynamics with randomly drawn matrices and additive noise.
+
+The dynamics, for k = 0, 1, ...:
+
+    x_{k+1} = A_k x_k + c_k + noise_k,
+
+where the triple (A_k, c_k, Sigma_k) is drawn independently of the past from a finite set
+{(A_j, c_j, Sigma_j)} with probabilities p_j (block or coordinate sampling: a w-update taken
+with probability p_w, a beta_m-update otherwise, a sampled data index, a refresh coin, ...),
+and noise_k has mean 0 and covariance Sigma_j given the draw j (and is uncorrelated with
+x_k). The set may depend on k through a callable k -> :class:`LinearDraws` (a deterministic
+schedule: decreasing step sizes, a communication step every tau iterations).
+
+Propagation (law of total expectation and of total covariance, conditioning on the draw):
+
+    u_j = A_j m + c_j,            m' = sum_j p_j u_j,
+    C'  = sum_j p_j ( A_j C A_j^T + Sigma_j + (u_j - m')(u_j - m')^T ).
+
+The covariance form is used rather than raw second moments E[x x^T]: it does not subtract
+two large numbers when the mean is far from zero. With a single draw (J = 1) and a constant
+set, the map from step k to step k + D is computed by repeated squaring of the affine map
+(P, g, S) = (A^D, sum_{t<D} A^t c, sum_{t<D} A^t Sigma A^tT), which is exact algebra.
+
+Expectations of quadratic metrics E[1/2 (x_S - x*)^T Q (x_S - x*) + g^T (x_S - x*)] at the
+recorded k, vectorised over many metrics, come from (m, C) (:mod:`.propagator_metrics`).
+
+Batches of independent blocks
+-----------------------------
+The state is an array of shape (B, n): B blocks of size n, and every A_j is block diagonal,
+given as (J, B, n, n) or (J, 1, n, n) when all blocks share it (Kronecker structure
+A = I_B (x) A_c). Only the B diagonal blocks of the covariance are propagated, (B, n, n).
+This is exact for these blocks even when one draw is shared by all blocks: the (b, b)
+block of sum_j p_j A_j C A_j^T involves only C_bb, and the spread term is formed block by
+block. Cross-block covariances are not tracked, so metrics are sums over blocks. Examples:
+even2022's AFA/AFO on the quadratic family with a diagonal Hessian (d blocks of N agents,
+:mod:`.propagator_afa_afo`); a dense state (B = 1) for per-agent Hessians H_i or a coupled
+(w, beta) Hessian (:mod:`.propagator_blocks`).
+
+Methods with several sequences
+------------------------------
+A method whose state holds several sequences (ACD-PFL's w_y, w_z, beta_y, beta_z;
+ASVRCD-PFL's y, z and the snapshot v; LSGD-PFL's local copies w_m) is one state vector: the
+sequences are stacked (see :class:`.propagator_layout.StateLayout`, which maps a driver's
+state dict to the vector and back). Intermediate sequences that are functions of the state
+(ACD's x = (1 - theta) y + theta z) are substituted into A_j. Every random choice of one
+iteration together forms one draw: ASVRCD-PFL's draw set is the product of the block coin
+zeta (p_w, 1 - p_w), the refresh coin (rho, 1 - rho) and the data index j (1/n each), with
+product probabilities; a finite-sum method has c_j, A_j depending on the sampled index and
+Sigma_j = 0. LSGD-PFL's averaging every tau steps is a schedule k -> set (the averaging
+matrix composed with the step when k mod tau == 0). References: hanzely2023 digest
+(/work/shared/papers/004_hanzely_digest.md) section 1.1 (objective F(w, beta)) and section
+4 (Algorithms 1, 2, 4-7: block sampling with probability p_w).
+
+Sizes handled (measured by benchmarks/bench_exact.py on the project machine, 2 shared
+cores, OPENBLAS_NUM_THREADS=1, seconds for K steps with 11 recorded k and a metric per
+agent):
+
+    dense n = 100, J = 3 draws, K = 1000 ........................... 0.5 s
+    dense n = 200, J = 3 draws, K = 1000 ........................... 3.7 s
+    dense n = 400, J = 2 draws, K = 200 ............................ 3.5 s
+    B = 100 blocks of n = 50, shared A (Kronecker), J = 1, K = 1000 . 4.3 s (recursion),
+                                                                    0.09 s (doubling)
+    B = 100 blocks of n = 50, J = 3 draws, K = 1000 ................ 12 s
+    AFA, N = 100 agents, d = 50, K = 1000 (d blocks of N) .......... 0.4 s (doubling)
+
+The cost per step is about 2 J B n^3 flops; doubling costs about 5 B n^3 log2(K) flops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pflbounds.algorithms.trace import record_points
+from pflbounds.exact.propagator_metrics import QuadraticMetrics
+
+__all__ = ["LinearDraws", "Propagation", "propagate", "Schedule"]
+
+_PROB_TOL = 1e-12
+
+
+def _finite(name: str, value: object) -> np.ndarray:
+    arr = np.array(value, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no nan or inf)")
+    return arr
+
+
+def check_psd(name: str, S: np.ndarray) -> None:
+    """Raise ValueError unless every (..., n, n) matrix of S is symmetric PSD up to rounding."""
+    scale = np.maximum(np.abs(S).max(axis=(-2, -1)), np.finfo(np.float64).tiny)
+    asym = np.abs(S - np.swapaxes(S, -1, -2)).max(axis=(-2, -1)) / scale
+    bad = np.argwhere(asym > 1e-10)
+    if bad.size:
+        at = tuple(int(i) for i in bad[0])
+        raise ValueError(f"{name}{list(at)} must be symmetric (relative asymmetry "
+                         f"{asym[at]:.3g})")
+    lam = np.linalg.eigvalsh(0.5 * (S + np.swapaxes(S, -1, -2)))
+    tol = 64 * S.shape[-1] * np.finfo(np.float64).eps * scale
+    bad = np.argwhere(lam[..., 0] < -tol)
+    if bad.size:
+        at = tuple(int(i) for i in bad[0])
+        raise ValueError(f"{name}{list(at)} must be positive semidefinite (smallest "
+                         f"eigenvalue {lam[at][0]:.3g})")
+
+
+@dataclass(frozen=True, eq=False)
+class LinearDraws:
+    """The finite set {(A_j, c_j, Sigma_j)} with probabilities p_j of one iteration.
+
+    Parameters
+    ----------
+    p
+        Probabilities, shape (J,), >= 0, summing to 1.
+    A
+        Matrices, shape (J, n, n) (one block) or (J, B, n, n); B = 1 shares A across blocks
+        (Kronecker structure A = I_B (x) A_c).
+    c
+        Offsets, shape (J, n) or (J, B, n); None means 0.
+    Sigma
+        Noise covariances given the draw, shape (J, n, n) or (J, B, n, n), symmetric PSD;
+        None means no noise.
+    check
+        Test Sigma for symmetry and PSD (an O(J B n^3) eigenvalue computation). A schedule
+        that rescales an already checked set may pass False.
+    """
+
+    p: np.ndarray
+    A: np.ndarray
+    c: np.ndarray | None = None
+    Sigma: np.ndarray | None = None
+    check: bool = field(default=True, repr=False)
+
+    def __post_init__(self) -> None:
+        p = _finite("p", self.p)
+        if p.ndim != 1 or p.size == 0:
+            raise ValueError(f"p must be a non-empty vector of probabilities, got shape "
+                             f"{p.shape}")
+        if np.any(p < 0):
+            j = int(np.argmin(p))
+            raise ValueError(f"probabilities p must be >= 0, got p[{j}] = {p[j]:.6g}")
+        if abs(p.sum() - 1.0) > _PROB_TOL * max(1, p.size):
+            raise ValueError(f"probabilities p must sum to 1, got sum {p.sum():.15g}")
+        J = p.size
+        A = _finite("A", self.A)
+        if A.ndim == 3:
+            A = A[:, None]
+        if A.ndim != 4 or A.shape[0] != J or A.shape[2] != A.shape[3]:
+            raise ValueError(f"A must have shape (J={J}, n, n) or (J={J}, B, n, n), got "
+                             f"{np.shape(self.A)}")
+        n = A.shape[-1]
+        c = np.zeros((J, 1, n)) if self.c is None else _finite("c", self.c)
+        if c.ndim == 2:
+            c = c[:, None]
+        if c.ndim != 3 or c.shape[0] != J or c.shape[2] != n:
+            raise ValueError(f"c must have shape (J={J}, n={n}) or (J={J}, B, n={n}), got "
+                             f"{np.shape(self.c)}")
+        if self.Sigma is None:
+            S = np.zeros((J, 1, n, n))
+        else:
+            S = _finite("Sigma", self.Sigma)
+            if S.ndim == 3:
+                S = S[:, None]
+            if S.ndim != 4 or S.shape[0] != J or S.shape[2:] != (n, n):
+                raise ValueError(f"Sigma must have shape (J={J}, n={n}, n={n}) or "
+                                 f"(J={J}, B, n={n}, n={n}), got {np.shape(self.Sigma)}")
+            if self.check:
+                check_psd("Sigma", S)
+        sizes = {A.shape[1], c.shape[1], S.shape[1]} - {1}
+        if len(sizes) > 1:
+            raise ValueError(f"A, c and Sigma disagree on the number of blocks B: "
+                             f"{A.shape[1]}, {c.shape[1]}, {S.shape[1]} (each must be B or 1)")
+        for name, arr in (("p", p), ("A", A), ("c", c), ("Sigma", S)):
+            arr.setflags(write=False)
+            object.__setattr__(self, name, arr)
+
+    @property
+    def J(self) -> int:
+        """Number of draws."""
+        return int(self.p.size)
+
+    @property
+    def n(self) -> int:
+        """Block size."""
+        return int(self.A.shape[-1])
+
+    @property
+    def B(self) -> int:
+        """Number of blocks (1 when every part is shared by all blocks)."""
+        return max(self.A.shape[1], self.c.shape[1], self.Sigma.shape[1])
+
+
+Schedule = Callable[[int], LinearDraws]
+"""A deterministic time-varying set: k -> the draws of iteration k (x_k -> x_{k+1})."""
+
+
+@dataclass
+class Propagation:
+    """Result of :func:`propagate`.
+
+    Attributes
+    ----------
+    ks
+        Recorded iteration counts, shape (n_rec,).
+    metrics
+        E[metric] at the recorded k, shape (n_rec, M) (None without metrics).
+    means, covs
+        Moments at the recorded k, shapes (n_rec, B, n) and (n_rec, B, n, n), when
+        ``keep_moments``; else None.
+    mean, cov
+        Moments at the last recorded k, shapes (B, n) and (B, n, n).
+    method
+        "recursion" or "doubling".
+    """
+
+    ks: np.ndarray
+    metrics: np.ndarray | None
+    means: np.ndarray | None
+    covs: np.ndarray | None
+    mean: np.ndarray
+    cov: np.ndarray
+    method: str
+
+
+class _Prepared:
+    """A set of draws in the form the step uses: sqrt(p_j) A_j and sum_j p_j Sigma_j."""
+
+    def __init__(self, draws: LinearDraws) -> None:
+        self.draws = draws
+        self.p = draws.p
+        self.A = draws.A
+        self.c = draws.c
+        self.sA = np.sqrt(draws.p)[:, None, None, None] * draws.A
+        self.sAT = np.swapaxes(self.sA, -1, -2)
+        self.Sigma_bar = np.tensordot(draws.p, draws.Sigma, axes=1)
+
+
+def _sym(C: np.ndarray) -> np.ndarray:
+    return 0.5 * (C + np.swapaxes(C, -1, -2))
+
+
+def _step(mean: np.ndarray, cov: np.ndarray, d: _Prepared) -> tuple[np.ndarray, np.ndarray]:
+    """One exact step of the mean and covariance (module docstring)."""
+    U = np.matmul(d.A, mean[..., None])[..., 0] + d.c  # (J, B, n)
+    new_mean = np.tensordot(d.p, U, axes=1)
+    new_cov = np.matmul(np.matmul(d.sA, cov), d.sAT).sum(axis=0) + d.Sigma_bar
+    if d.p.size > 1:
+        D = U - new_mean
+        new_cov = new_cov + np.einsum("j,jbi,jbk->bik", d.p, D, D)
+    return np.broadcast_to(new_mean, mean.shape), _sym(new_cov)
+
+
+class _Doubling:
+    """Powers of the affine map of a single draw: (A^(2^i), sum_{t<2^i} A^t c,
+    sum_{t<2^i} A^t Sigma A^tT), built on demand by repeated squaring."""
+
+    def __init__(self, draws: LinearDraws) -> None:
+        self.maps = [(draws.A[0], draws.c[0], draws.Sigma[0])]
+
+    def advance(self, mean: np.ndarray, cov: np.ndarray, steps: int) -> tuple[np.ndarray,
+                                                                              np.ndarray]:
+        i = 0
+        while steps:
+            if i == len(self.maps):
+                P, g, S = self.maps[-1]
+                self.maps.append((P @ P, np.matmul(P, g[..., None])[..., 0] + g,
+                                  _sym(P @ S @ np.swapaxes(P, -1, -2) + S)))
+            if steps & 1:
+                P, g, S = self.maps[i]
+                mean = np.matmul(P, mean[..., None])[..., 0] + g
+                cov = _sym(P @ cov @ np.swapaxes(P, -1, -2) + S)
+            steps >>= 1
+            i += 1
+        return mean, cov
+
+
+def _doubling_pays(ks: np.ndarray) -> bool:
+    """Matrix products: recursion 2 per step; doubling 3 per squaring + 2 per applied power."""
+    K = int(ks[-1])
+    if K == 0:
+        return False
+    gaps = np.diff(np.concatenate([[0], ks]))
+    applied = sum(bin(int(g)).count("1") for g in gaps)
+    return 3 * K.bit_length() + 2 * applied < 2 * K
+
+
+def _initial(x0: np.ndarray, cov0: np.ndarray | None, B: int, n: int) -> tuple[np.ndarray,
+                                                                              np.ndarray]:
+    """Initial mean (B_state, n) and covariance; B_state = B, or any count when B = 1."""
+    x0 = _finite("x0", x0)
+    if x0.ndim == 1 and B == 1:
+        x0 = x0[None]
+    if x0.ndim != 2 or x0.shape[1] != n or (B > 1 and x0.shape[0] != B) or x0.shape[0] == 0:
+        expected = f"({B}, {n})" if B > 1 else f"(B, {n}) or ({n},)"
+        raise ValueError(f"x0 must have shape {expected} to match the draws, got "
+                         f"{np.shape(x0)}")
+    Bs = x0.shape[0]
+    if cov0 is None:
+        cov = np.zeros((Bs, n, n))
+    else:
+        cov = _finite("cov0", cov0)
+        if cov.ndim == 2:
+            cov = cov[None]
+        if cov.shape != (Bs, n, n):
+            raise ValueError(f"cov0 must have shape ({Bs}, {n}, {n}) or ({n}, {n}), got "
+                             f"{np.shape(cov0)}")
+        check_psd("cov0", cov)
+    return x0.copy(), cov.copy()
+
+
+def propagate(
+    draws: LinearDraws | Schedule,
+    x0: np.ndarray,
+    ks: Iterable[int],
+    metrics: QuadraticMetrics | None = None,
+    cov0: np.ndarray | None = None,
+    keep_moments: bool = False,
+    method: str = "auto",
+) -> Propagation:
+    """Exact E[x_k], Cov[x_k] (diagonal blocks) and E[metrics] at the recorded k.
+
+    ``draws`` is a :class:`LinearDraws` (the same set every iteration) or a schedule
+    k -> LinearDraws used for the step x_k -> x_{k+1}. ``x0`` is the (deterministic mean of
+    the) initial state, shape (B, n), or (n,) for one block; ``cov0`` its covariance
+    (default 0). ``ks``: strictly increasing iteration counts to record, from 0.
+    ``method``: "recursion" (one step at a time), "doubling" (repeated squaring: a constant
+    set with a single draw only) or "auto" (doubling where it is allowed and cheaper).
+
+    Formula: law of total covariance over the draw (module docstring); even2022 digest
+    Appendix A (AFA, AFO) and hanzely2023 digest section 4 (block sampling) are instances.
+    """
+    ks_arr = np.asarray(list(ks), dtype=np.int64)
+    ks_arr = record_points(ks_arr, int(ks_arr.max()) if ks_arr.size else 0)
+    schedule = None if isinstance(draws, LinearDraws) else draws
+    if schedule is not None and not callable(schedule):
+        raise ValueError(f"draws must be a LinearDraws or a callable k -> LinearDraws, got "
+                         f"{type(draws).__name__}")
+    first = draws if schedule is None else _draws_at(schedule, 0, None)
+    mean, cov = _initial(x0, cov0, first.B, first.n)
+    if metrics is not None:
+        metrics.check_state(mean.shape)
+    if method not in {"auto", "recursion", "doubling"}:
+        raise ValueError(f"method must be 'auto', 'recursion' or 'doubling', got {method!r}")
+    single = schedule is None and first.J == 1
+    if method == "doubling" and not single:
+        raise ValueError("the doubling method needs a constant set with a single draw (J = 1);"
+                         " use method='recursion'")
+    if method == "auto":
+        method = "doubling" if single and _doubling_pays(ks_arr) else "recursion"
+
+    n_rec = ks_arr.size
+    out = None if metrics is None else np.empty((n_rec, metrics.M))
+    means = np.empty((n_rec, *mean.shape)) if keep_moments else None
+    covs = np.empty((n_rec, *cov.shape)) if keep_moments else None
+    prepared = None if schedule is not None else _Prepared(first)
+    doubling = _Doubling(first) if method == "doubling" else None
+    k = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t, target in enumerate(ks_arr):
+            if doubling is not None:
+                mean, cov = doubling.advance(mean, cov, int(target) - k)
+                k = int(target)
+            while k < target:
+                if schedule is not None:
+                    d = first if k == 0 else _draws_at(schedule, k, mean.shape)
+                    if prepared is None or prepared.draws is not d:
+                        prepared = _Prepared(d)
+                mean, cov = _step(mean, cov, prepared)
+                k += 1
+            if out is not None:
+                out[t] = metrics.expect(mean, cov)
+            if keep_moments:
+                means[t], covs[t] = mean, cov
+    return Propagation(ks_arr, out, means, covs, mean, cov, method)
+
+
+def _draws_at(schedule: Schedule, k: int, state: tuple[int, ...] | None) -> LinearDraws:
+    d = schedule(k)
+    if not isinstance(d, LinearDraws):
+        raise ValueError(f"the schedule must return a LinearDraws at every k, got "
+                         f"{type(d).__name__} at k = {k}")
+    if state is not None and (d.n != state[1] or d.B not in {1, state[0]}):
+        raise ValueError(f"the schedule changes the state shape at k = {k}: draws for "
+                         f"blocks (B={d.B}, n={d.n}), state (B={state[0]}, n={state[1]})")
+    return d
