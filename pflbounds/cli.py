@@ -96,7 +96,7 @@ def _read_csv(p: Path, what: str) -> np.ndarray:
     rows = []
     for k, line in enumerate(lines, start=1):
         cells = line.split(",")
-        if len(cells) == 1 and len(line.split()) > 1 or ";" in line:
+        if (len(cells) == 1 and len(line.split()) > 1) or ";" in line:
             raise CliError(f"{what}, line {k}: values must be separated by commas "
                            f"(found {line.strip()[:40]!r})")
         try:
@@ -565,7 +565,6 @@ def _int_at_least(low: int):
             raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}")
         return v
 
-    parse.__name__ = f"integer >= {low}"
     return parse
 
 
