@@ -252,38 +252,54 @@ def _step(mean: np.ndarray, cov: np.ndarray, d: _Prepared) -> tuple[np.ndarray, 
     return np.broadcast_to(new_mean, mean.shape), _sym(new_cov)
 
 
+def _compose(first: tuple[np.ndarray, ...], then: tuple[np.ndarray, ...]) -> tuple[np.ndarray,
+                                                                                 ...]:
+    """The affine map (P, g, S) of ``first`` followed by ``then``:
+    (P2 P1, P2 g1 + g2, P2 S1 P2^T + S2)."""
+    P1, g1, S1 = first
+    P2, g2, S2 = then
+    return (P2 @ P1, np.matmul(P2, g1[..., None])[..., 0] + g2,
+            _sym(P2 @ S1 @ np.swapaxes(P2, -1, -2) + S2))
+
+
 class _Doubling:
-    """Powers of the affine map of a single draw: (A^(2^i), sum_{t<2^i} A^t c,
-    sum_{t<2^i} A^t Sigma A^tT), built on demand by repeated squaring."""
+    """Maps of D steps of a single draw, (A^D, sum_{t<D} A^t c, sum_{t<D} A^t Sigma A^tT):
+    the powers of two by repeated squaring, a gap D by composing its binary digits (kept,
+    so evenly spaced records compose each gap once)."""
 
     def __init__(self, draws: LinearDraws) -> None:
-        self.maps = [(draws.A[0], draws.c[0], draws.Sigma[0])]
+        self.powers = [(draws.A[0], draws.c[0], draws.Sigma[0])]
+        self.gaps: dict[int, tuple[np.ndarray, ...]] = {}
+
+    def _map(self, steps: int) -> tuple[np.ndarray, ...]:
+        if steps not in self.gaps:
+            while len(self.powers) < steps.bit_length():
+                self.powers.append(_compose(self.powers[-1], self.powers[-1]))
+            bits = [self.powers[i] for i in range(steps.bit_length()) if steps >> i & 1]
+            out = bits[0]
+            for m in bits[1:]:  # powers of one map commute: any order is exact
+                out = _compose(out, m)
+            self.gaps[steps] = out
+        return self.gaps[steps]
 
     def advance(self, mean: np.ndarray, cov: np.ndarray, steps: int) -> tuple[np.ndarray,
                                                                               np.ndarray]:
-        i = 0
-        while steps:
-            if i == len(self.maps):
-                P, g, S = self.maps[-1]
-                self.maps.append((P @ P, np.matmul(P, g[..., None])[..., 0] + g,
-                                  _sym(P @ S @ np.swapaxes(P, -1, -2) + S)))
-            if steps & 1:
-                P, g, S = self.maps[i]
-                mean = np.matmul(P, mean[..., None])[..., 0] + g
-                cov = _sym(P @ cov @ np.swapaxes(P, -1, -2) + S)
-            steps >>= 1
-            i += 1
-        return mean, cov
+        if steps == 0:
+            return mean, cov
+        P, g, S = self._map(steps)
+        return (np.matmul(P, mean[..., None])[..., 0] + g,
+                _sym(P @ cov @ np.swapaxes(P, -1, -2) + S))
 
 
 def _doubling_pays(ks: np.ndarray) -> bool:
-    """Matrix products: recursion 2 per step; doubling 3 per squaring + 2 per applied power."""
+    """Matrix products: recursion 2 per step; doubling 3 per squaring, 3 per composed binary
+    digit of each distinct gap and 2 per record."""
     K = int(ks[-1])
     if K == 0:
         return False
-    gaps = np.diff(np.concatenate([[0], ks]))
-    applied = sum(bin(int(g)).count("1") for g in gaps)
-    return 3 * K.bit_length() + 2 * applied < 2 * K
+    gaps = {int(g) for g in np.diff(np.concatenate([[0], ks])) if g > 0}
+    composed = sum(bin(g).count("1") - 1 for g in gaps)
+    return 3 * (K.bit_length() - 1) + 3 * composed + 2 * ks.size < 2 * K
 
 
 def _initial(x0: np.ndarray, cov0: np.ndarray | None, B: int, n: int) -> tuple[np.ndarray,
