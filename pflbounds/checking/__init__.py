@@ -12,7 +12,6 @@ from pflbounds.checking.evidence import (
     mc_block,
     normalize_block,
 )
-from pflbounds.checking.figures import default_figures
 from pflbounds.checking.model import Check, CheckKind, Outcome, Simulate, Verdict
 from pflbounds.checking.registry import (
     UnknownCheckError,
@@ -37,7 +36,6 @@ __all__ = [
     "Verdict",
     "all_checks",
     "combine_blocks",
-    "default_figures",
     "evaluate",
     "get",
     "load_papers",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -75,26 +74,6 @@ class Outcome:
         kw["evidence"] = [_decode_point(p) for p in data.get("evidence", [])]
         kw["fits"] = [_decode_fit(f) for f in data.get("fits", [])]
         return cls(**kw)
-
-    def plots(self) -> list[dict[str, Any]]:
-        """Figure specs for the report (see :mod:`pflbounds.checking.figures`).
-
-        Uses the registered check's ``plot`` when it has one, and the default figures of the
-        check's kind otherwise (or when the custom function fails, with a warning).
-        """
-        from pflbounds.checking.figures import default_figures
-        from pflbounds.checking.registry import find
-
-        check = find(self.check_id)
-        if check is not None and check.plot is not None:
-            try:
-                return list(check.plot(self))
-            except Exception as exc:  # noqa: BLE001 - a report must still be produced
-                warnings.warn(
-                    f"custom figures of {self.check_id} failed ({exc!r}); using defaults",
-                    stacklevel=2,
-                )
-        return default_figures(self)
 
 
 def _decode_point(p: dict[str, Any]) -> dict[str, Any]:

@@ -1,57 +1,53 @@
 """Reporting: figures (matplotlib SVG + CSV) and the PDF report (Typst).
 
 Build a :class:`Report` from the plain dataclasses in :mod:`pflbounds.reporting.model` and
-call :func:`write_report`.
+call :func:`write_report`. The names below load on first use, so that a paper package can
+import :mod:`pflbounds.reporting.figure_specs` without loading matplotlib or Typst.
 """
 
-from pflbounds.reporting.document import build_document
-from pflbounds.reporting.escape import escape_markup
-from pflbounds.reporting.figures import plan_figures, render_plot, write_plot_csv
-from pflbounds.reporting.model import (
-    VERDICTS,
-    AssumptionRow,
-    ErratumBlock,
-    FormBlock,
-    PaperSection,
-    PlotSpec,
-    Provenance,
-    ProvenanceRow,
-    RefLine,
-    Report,
-    ResultBlock,
-    Series,
-    VerdictRow,
-)
-from pflbounds.reporting.pdf import (
-    ReportCompileError,
-    ReportWarning,
-    compile_typst,
-    render_pages_png,
-    write_report,
-)
+from __future__ import annotations
 
-__all__ = [
-    "VERDICTS",
-    "AssumptionRow",
-    "ErratumBlock",
-    "FormBlock",
-    "PaperSection",
-    "PlotSpec",
-    "Provenance",
-    "ProvenanceRow",
-    "RefLine",
-    "Report",
-    "ReportCompileError",
-    "ReportWarning",
-    "ResultBlock",
-    "Series",
-    "VerdictRow",
-    "build_document",
-    "compile_typst",
-    "escape_markup",
-    "plan_figures",
-    "render_pages_png",
-    "render_plot",
-    "write_plot_csv",
-    "write_report",
-]
+import importlib
+from typing import Any
+
+_WHERE = {
+    "build_document": "document",
+    "escape_markup": "escape",
+    "plan_figures": "figures",
+    "render_plot": "figures",
+    "write_plot_csv": "figures",
+    "VERDICTS": "model",
+    "AssumptionRow": "model",
+    "ErratumBlock": "model",
+    "FormBlock": "model",
+    "PaperSection": "model",
+    "PlotSpec": "model",
+    "Provenance": "model",
+    "ProvenanceRow": "model",
+    "RefLine": "model",
+    "Report": "model",
+    "ResultBlock": "model",
+    "Series": "model",
+    "VerdictRow": "model",
+    "ReportCompileError": "pdf",
+    "ReportWarning": "pdf",
+    "compile_typst": "pdf",
+    "render_pages_png": "pdf",
+    "write_report": "pdf",
+    "figures_for": "outcome_figures",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pflbounds.reporting' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"pflbounds.reporting.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -44,8 +44,13 @@ def plot_from_dict(d: dict[str, Any]) -> PlotSpec:
 
 
 def _plots(outcome) -> list[PlotSpec]:
+    from pflbounds.checking.registry import find
+    from pflbounds.reporting.outcome_figures import figures_for
+
     try:
-        return [plot_from_dict(p) for p in outcome.plots()[:MAX_PLOTS_PER_CHECK]]
+        specs = figures_for(outcome, find(outcome.check_id))
+        return [plot_from_dict(p) for p in specs if p.get("kind") != "table"][
+            :MAX_PLOTS_PER_CHECK]
     except Exception:  # noqa: BLE001 - a report without a figure beats no report
         return []
 
@@ -63,7 +68,8 @@ def _result_block(r) -> ResultBlock:
                                hidden_constants=f.hidden_constants))
     return ResultBlock(
         id=r.id, label=r.label, kind=str(r.kind), quantity=r.quantity, statement=r.statement,
-        hypotheses=list(r.hypotheses), conditions=[typst_expr(c.relation, r.paper) for c in r.conditions],
+        hypotheses=list(r.hypotheses),
+        conditions=[typst_expr(c.relation, r.paper) for c in r.conditions],
         forms=forms, errata_ids=[e.id for e in r.errata],
     )
 

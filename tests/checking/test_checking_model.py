@@ -1,4 +1,4 @@
-"""The Check record's validation, Outcome serialization and figure specs."""
+"""The Check record's validation and Outcome serialization."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from pflbounds.checking import Check, CheckKind, Outcome, Verdict, register, unregister
-from pflbounds.checking.figures import STYLES
+from pflbounds.checking import Check, CheckKind, Outcome, Verdict
 from pflbounds.running import run_check
 
 
@@ -76,78 +75,3 @@ def test_outcome_json_round_trip_with_nonfinite_values(toys):
         assert np.array_equal(back.evidence[1][key], o.evidence[1][key]), key
     assert back.evidence[0]["params"] == {"c": 3.0}
     assert back.to_dict() == d
-
-
-def _assert_figure_shape(fig):
-    assert fig["kind"] in ("curves", "scaling", "bars")
-    for key in ("title", "xlabel", "ylabel", "logx", "logy", "series"):
-        assert key in fig
-    assert fig["series"]
-    for s in fig["series"]:
-        assert set(s) >= {"label", "x", "y", "lo", "hi", "style"}
-        assert s["style"] in STYLES
-        assert len(s["x"]) == len(s["y"])
-        if s["lo"] is not None:
-            assert len(s["lo"]) == len(s["y"]) == len(s["hi"])
-    json.dumps(fig)  # plain data only
-
-
-@pytest.mark.parametrize(
-    ("check_id", "styles"),
-    [
-        ("toy.mc_true", {"measured", "bound"}),
-        ("toy.mc_rate", {"measured", "fit", "reference"}),
-        ("toy.mc_scaling", {"measured", "fit", "reference"}),
-        ("toy.identity", {"measured", "bound"}),
-        ("toy.erratum", {"measured", "bound_printed", "bound_corrected"}),
-    ],
-)
-def test_default_figures(toys, check_id, styles):
-    o = run_check(toys[check_id], base_seed=0, progress=False)
-    figs = o.plots()
-    assert figs
-    for fig in figs:
-        _assert_figure_shape(fig)
-    found = {s["style"] for f in figs for s in f["series"]}
-    assert found >= styles
-    assert found - styles <= {"bound"}  # a bound in rate evidence is drawn too
-
-
-def test_measured_band_comes_from_the_interval(toys):
-    o = run_check(toys["toy.mc_true"], base_seed=0, progress=False)
-    s = next(s for s in o.plots()[0]["series"] if s["style"] == "measured")
-    assert all(lo < y < hi for lo, y, hi in zip(s["lo"], s["y"], s["hi"], strict=True))
-
-
-def test_many_points_are_split_over_a_few_figures():
-    def sim(params, n, ss):
-        ks = np.arange(1.0, 5.0)
-        return {"ks": ks, "mean": 1.0 / ks, "bound": params["c"] / ks}
-
-    c = make(id="unit.many", simulate=sim, grid=tuple({"c": 1.0 + i} for i in range(20)))
-    figs = run_check(c, progress=False).plots()
-    assert 1 < len(figs) <= 4
-    measured = [s for f in figs for s in f["series"] if s["style"] == "measured"]
-    assert len(measured) <= 12
-    assert any("point 0)" in s["label"] for s in measured)  # the tightest point is kept
-
-
-def test_custom_plot_is_used_when_registered():
-    def plot(outcome):
-        return [{"kind": "bars", "title": outcome.check_id, "xlabel": "", "ylabel": "",
-                 "logx": False, "logy": False, "series": []}]
-
-    def sim(params, n, ss):
-        return {"mean": np.array([1.0]), "bound": np.array([2.0])}
-
-    c = register(make(id="unit.custom", simulate=sim, plot=plot))
-    try:
-        figs = run_check(c, progress=False).plots()
-        assert figs[0]["title"] == "unit.custom" and figs[0]["series"] == []
-    finally:
-        unregister("unit.custom")
-
-
-def test_error_outcome_has_no_figures(toys):
-    o = run_check(toys["toy.boom"], progress=False)
-    assert o.plots() == []

@@ -74,13 +74,9 @@ def test_save_replaces_existing_files_atomically(outcomes, tmp_path):
                           outcomes[0].evidence[1]["ks"])
 
 
-def test_per_agent_rows_and_figures(toys):
+def test_per_agent_rows(toys):
     o = run_checks([toys["toy.mc_agents_bad"]], base_seed=2, progress=False)[0]
     rows = results_rows([o])
     assert len(rows) == 4 * 7
     assert [r["entry"] for r in rows[::7]] == ["[0]", "[1]", "[2]", "[3]"]
     assert rows[7 * 2]["bound"] == pytest.approx(3.0 * 3.0 / 10.0)  # agent 2, K=1
-    figs = o.plots()
-    labels = [s["label"] for f in figs for s in f["series"]]
-    assert "measured (point 0, entry (2,))" in labels
-    assert all(len(s["x"]) == 7 for f in figs for s in f["series"])

@@ -62,7 +62,7 @@ def across_points_figure(x_of, group_of, title: str, xlabel: str, ylabel: str,
     """A ``plot`` function for checks with one value per grid point: measured values and
     bounds joined across grid points (x from ``x_of(params, evidence)``), one pair of series
     per group (``group_of(params)`` gives the group label)."""
-    from pflbounds.checking.figures import figure, series
+    from pflbounds.reporting.figure_specs import figure, series
 
     def plot(outcome) -> list[dict]:
         groups: dict[str, list[tuple[float, dict]]] = {}

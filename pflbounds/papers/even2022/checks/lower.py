@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.checking.figures import series
 from pflbounds.exact.linear_gaussian import afa_expected_excess, afo_expected_excess
 from pflbounds.papers.even2022.checks.common import (
     across_points_figure,
@@ -18,6 +17,7 @@ from pflbounds.papers.even2022.checks.common import (
 )
 from pflbounds.problems.clusters import cluster_weights
 from pflbounds.problems.hard_instance import HardInstanceA
+from pflbounds.reporting.figure_specs import series
 
 METHODS = ("local SGD", "AFO", "AFA")
 
