@@ -68,133 +68,17 @@ The cost per step is about 2 J B n^3 flops; doubling costs about 5 B n^3 log2(K)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
 from pflbounds.algorithms.trace import record_points
+from pflbounds.exact.propagator_draws import LinearDraws, Schedule, check_psd, finite_array
 from pflbounds.exact.propagator_metrics import QuadraticMetrics
+from pflbounds.exact.propagator_step import Doubling, Prepared, doubling_pays, step
 
 __all__ = ["LinearDraws", "Propagation", "propagate", "Schedule"]
-
-_PROB_TOL = 1e-12
-
-
-def _finite(name: str, value: object) -> np.ndarray:
-    arr = np.array(value, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no nan or inf)")
-    return arr
-
-
-def check_psd(name: str, S: np.ndarray) -> None:
-    """Raise ValueError unless every (..., n, n) matrix of S is symmetric PSD up to rounding."""
-    scale = np.maximum(np.abs(S).max(axis=(-2, -1)), np.finfo(np.float64).tiny)
-    asym = np.abs(S - np.swapaxes(S, -1, -2)).max(axis=(-2, -1)) / scale
-    bad = np.argwhere(asym > 1e-10)
-    if bad.size:
-        at = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{name}{list(at)} must be symmetric (relative asymmetry "
-                         f"{asym[at]:.3g})")
-    lam = np.linalg.eigvalsh(0.5 * (S + np.swapaxes(S, -1, -2)))
-    tol = 64 * S.shape[-1] * np.finfo(np.float64).eps * scale
-    bad = np.argwhere(lam[..., 0] < -tol)
-    if bad.size:
-        at = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{name}{list(at)} must be positive semidefinite (smallest "
-                         f"eigenvalue {lam[at][0]:.3g})")
-
-
-@dataclass(frozen=True, eq=False)
-class LinearDraws:
-    """The finite set {(A_j, c_j, Sigma_j)} with probabilities p_j of one iteration.
-
-    Parameters
-    ----------
-    p
-        Probabilities, shape (J,), >= 0, summing to 1.
-    A
-        Matrices, shape (J, n, n) (one block) or (J, B, n, n); B = 1 shares A across blocks
-        (Kronecker structure A = I_B (x) A_c).
-    c
-        Offsets, shape (J, n) or (J, B, n); None means 0.
-    Sigma
-        Noise covariances given the draw, shape (J, n, n) or (J, B, n, n), symmetric PSD;
-        None means no noise.
-    check
-        Test Sigma for symmetry and PSD (an O(J B n^3) eigenvalue computation). A schedule
-        that rescales an already checked set may pass False.
-    """
-
-    p: np.ndarray
-    A: np.ndarray
-    c: np.ndarray | None = None
-    Sigma: np.ndarray | None = None
-    check: bool = field(default=True, repr=False)
-
-    def __post_init__(self) -> None:
-        p = _finite("p", self.p)
-        if p.ndim != 1 or p.size == 0:
-            raise ValueError(f"p must be a non-empty vector of probabilities, got shape "
-                             f"{p.shape}")
-        if np.any(p < 0):
-            j = int(np.argmin(p))
-            raise ValueError(f"probabilities p must be >= 0, got p[{j}] = {p[j]:.6g}")
-        if abs(p.sum() - 1.0) > _PROB_TOL * max(1, p.size):
-            raise ValueError(f"probabilities p must sum to 1, got sum {p.sum():.15g}")
-        J = p.size
-        A = _finite("A", self.A)
-        if A.ndim == 3:
-            A = A[:, None]
-        if A.ndim != 4 or A.shape[0] != J or A.shape[2] != A.shape[3]:
-            raise ValueError(f"A must have shape (J={J}, n, n) or (J={J}, B, n, n), got "
-                             f"{np.shape(self.A)}")
-        n = A.shape[-1]
-        c = np.zeros((J, 1, n)) if self.c is None else _finite("c", self.c)
-        if c.ndim == 2:
-            c = c[:, None]
-        if c.ndim != 3 or c.shape[0] != J or c.shape[2] != n:
-            raise ValueError(f"c must have shape (J={J}, n={n}) or (J={J}, B, n={n}), got "
-                             f"{np.shape(self.c)}")
-        if self.Sigma is None:
-            S = np.zeros((J, 1, n, n))
-        else:
-            S = _finite("Sigma", self.Sigma)
-            if S.ndim == 3:
-                S = S[:, None]
-            if S.ndim != 4 or S.shape[0] != J or S.shape[2:] != (n, n):
-                raise ValueError(f"Sigma must have shape (J={J}, n={n}, n={n}) or "
-                                 f"(J={J}, B, n={n}, n={n}), got {np.shape(self.Sigma)}")
-            if self.check:
-                check_psd("Sigma", S)
-        sizes = {A.shape[1], c.shape[1], S.shape[1]} - {1}
-        if len(sizes) > 1:
-            raise ValueError(f"A, c and Sigma disagree on the number of blocks B: "
-                             f"{A.shape[1]}, {c.shape[1]}, {S.shape[1]} (each must be B or 1)")
-        for name, arr in (("p", p), ("A", A), ("c", c), ("Sigma", S)):
-            arr.setflags(write=False)
-            object.__setattr__(self, name, arr)
-
-    @property
-    def J(self) -> int:
-        """Number of draws."""
-        return int(self.p.size)
-
-    @property
-    def n(self) -> int:
-        """Block size."""
-        return int(self.A.shape[-1])
-
-    @property
-    def B(self) -> int:
-        """Number of blocks (1 when every part is shared by all blocks)."""
-        return max(self.A.shape[1], self.c.shape[1], self.Sigma.shape[1])
-
-
-Schedule = Callable[[int], LinearDraws]
-"""A deterministic time-varying set: k -> the draws of iteration k (x_k -> x_{k+1})."""
-
 
 @dataclass
 class Propagation:
@@ -213,6 +97,8 @@ class Propagation:
         Moments at the last recorded k, shapes (B, n) and (B, n, n).
     method
         "recursion" or "doubling".
+    structure
+        "dense" or "rows" (the recursion's last step), "" for doubling.
     """
 
     ks: np.ndarray
@@ -222,90 +108,13 @@ class Propagation:
     mean: np.ndarray
     cov: np.ndarray
     method: str
-
-
-class _Prepared:
-    """A set of draws in the form the step uses: sqrt(p_j) A_j and sum_j p_j Sigma_j."""
-
-    def __init__(self, draws: LinearDraws) -> None:
-        self.draws = draws
-        self.p = draws.p
-        self.A = draws.A
-        self.c = draws.c
-        self.sA = np.sqrt(draws.p)[:, None, None, None] * draws.A
-        self.sAT = np.swapaxes(self.sA, -1, -2)
-        self.Sigma_bar = np.tensordot(draws.p, draws.Sigma, axes=1)
-
-
-def _sym(C: np.ndarray) -> np.ndarray:
-    return 0.5 * (C + np.swapaxes(C, -1, -2))
-
-
-def _step(mean: np.ndarray, cov: np.ndarray, d: _Prepared) -> tuple[np.ndarray, np.ndarray]:
-    """One exact step of the mean and covariance (module docstring)."""
-    U = np.matmul(d.A, mean[..., None])[..., 0] + d.c  # (J, B, n)
-    new_mean = np.tensordot(d.p, U, axes=1)
-    new_cov = np.matmul(np.matmul(d.sA, cov), d.sAT).sum(axis=0) + d.Sigma_bar
-    if d.p.size > 1:
-        D = U - new_mean
-        new_cov = new_cov + np.einsum("j,jbi,jbk->bik", d.p, D, D)
-    return np.broadcast_to(new_mean, mean.shape), _sym(new_cov)
-
-
-def _compose(first: tuple[np.ndarray, ...], then: tuple[np.ndarray, ...]) -> tuple[np.ndarray,
-                                                                                 ...]:
-    """The affine map (P, g, S) of ``first`` followed by ``then``:
-    (P2 P1, P2 g1 + g2, P2 S1 P2^T + S2)."""
-    P1, g1, S1 = first
-    P2, g2, S2 = then
-    return (P2 @ P1, np.matmul(P2, g1[..., None])[..., 0] + g2,
-            _sym(P2 @ S1 @ np.swapaxes(P2, -1, -2) + S2))
-
-
-class _Doubling:
-    """Maps of D steps of a single draw, (A^D, sum_{t<D} A^t c, sum_{t<D} A^t Sigma A^tT):
-    the powers of two by repeated squaring, a gap D by composing its binary digits (kept,
-    so evenly spaced records compose each gap once)."""
-
-    def __init__(self, draws: LinearDraws) -> None:
-        self.powers = [(draws.A[0], draws.c[0], draws.Sigma[0])]
-        self.gaps: dict[int, tuple[np.ndarray, ...]] = {}
-
-    def _map(self, steps: int) -> tuple[np.ndarray, ...]:
-        if steps not in self.gaps:
-            while len(self.powers) < steps.bit_length():
-                self.powers.append(_compose(self.powers[-1], self.powers[-1]))
-            bits = [self.powers[i] for i in range(steps.bit_length()) if steps >> i & 1]
-            out = bits[0]
-            for m in bits[1:]:  # powers of one map commute: any order is exact
-                out = _compose(out, m)
-            self.gaps[steps] = out
-        return self.gaps[steps]
-
-    def advance(self, mean: np.ndarray, cov: np.ndarray, steps: int) -> tuple[np.ndarray,
-                                                                              np.ndarray]:
-        if steps == 0:
-            return mean, cov
-        P, g, S = self._map(steps)
-        return (np.matmul(P, mean[..., None])[..., 0] + g,
-                _sym(P @ cov @ np.swapaxes(P, -1, -2) + S))
-
-
-def _doubling_pays(ks: np.ndarray) -> bool:
-    """Matrix products: recursion 2 per step; doubling 3 per squaring, 3 per composed binary
-    digit of each distinct gap and 2 per record."""
-    K = int(ks[-1])
-    if K == 0:
-        return False
-    gaps = {int(g) for g in np.diff(np.concatenate([[0], ks])) if g > 0}
-    composed = sum(bin(g).count("1") - 1 for g in gaps)
-    return 3 * (K.bit_length() - 1) + 3 * composed + 2 * ks.size < 2 * K
+    structure: str
 
 
 def _initial(x0: np.ndarray, cov0: np.ndarray | None, B: int, n: int) -> tuple[np.ndarray,
                                                                               np.ndarray]:
     """Initial mean (B_state, n) and covariance; B_state = B, or any count when B = 1."""
-    x0 = _finite("x0", x0)
+    x0 = finite_array("x0", x0)
     if x0.ndim == 1 and B == 1:
         x0 = x0[None]
     if x0.ndim != 2 or x0.shape[1] != n or (B > 1 and x0.shape[0] != B) or x0.shape[0] == 0:
@@ -316,7 +125,7 @@ def _initial(x0: np.ndarray, cov0: np.ndarray | None, B: int, n: int) -> tuple[n
     if cov0 is None:
         cov = np.zeros((Bs, n, n))
     else:
-        cov = _finite("cov0", cov0)
+        cov = finite_array("cov0", cov0)
         if cov.ndim == 2:
             cov = cov[None]
         if cov.shape != (Bs, n, n):
@@ -334,6 +143,7 @@ def propagate(
     cov0: np.ndarray | None = None,
     keep_moments: bool = False,
     method: str = "auto",
+    structure: str = "auto",
 ) -> Propagation:
     """Exact E[x_k], Cov[x_k] (diagonal blocks) and E[metrics] at the recorded k.
 
@@ -343,6 +153,9 @@ def propagate(
     (default 0). ``ks``: strictly increasing iteration counts to record, from 0.
     ``method``: "recursion" (one step at a time), "doubling" (repeated squaring: a constant
     set with a single draw only) or "auto" (doubling where it is allowed and cheaper).
+    ``structure`` (recursion): "dense", "rows" (products only over the rows each draw
+    changes, exact; :mod:`.propagator_step`) or "auto" ("rows" when every draw changes at
+    most half of the rows).
 
     Formula: law of total covariance over the draw (module docstring); even2022 digest
     Appendix A (AFA, AFO) and hanzely2023 digest section 4 (block sampling) are instances.
@@ -364,14 +177,16 @@ def propagate(
         raise ValueError("the doubling method needs a constant set with a single draw (J = 1);"
                          " use method='recursion'")
     if method == "auto":
-        method = "doubling" if single and _doubling_pays(ks_arr) else "recursion"
+        method = "doubling" if single and doubling_pays(ks_arr) else "recursion"
+    if structure not in {"auto", "dense", "rows"}:
+        raise ValueError(f"structure must be 'auto', 'dense' or 'rows', got {structure!r}")
 
     n_rec = ks_arr.size
     out = None if metrics is None else np.empty((n_rec, metrics.M))
     means = np.empty((n_rec, *mean.shape)) if keep_moments else None
     covs = np.empty((n_rec, *cov.shape)) if keep_moments else None
-    prepared = None if schedule is not None else _Prepared(first)
-    doubling = _Doubling(first) if method == "doubling" else None
+    doubling = Doubling(first) if method == "doubling" else None
+    prepared = None if schedule is not None or doubling else Prepared(first, structure)
     k = 0
     with np.errstate(over="ignore", invalid="ignore"):
         for t, target in enumerate(ks_arr):
@@ -382,14 +197,15 @@ def propagate(
                 if schedule is not None:
                     d = first if k == 0 else _draws_at(schedule, k, mean.shape)
                     if prepared is None or prepared.draws is not d:
-                        prepared = _Prepared(d)
-                mean, cov = _step(mean, cov, prepared)
+                        prepared = Prepared(d, structure)
+                mean, cov = step(mean, cov, prepared)
                 k += 1
             if out is not None:
                 out[t] = metrics.expect(mean, cov)
             if keep_moments:
                 means[t], covs[t] = mean, cov
-    return Propagation(ks_arr, out, means, covs, mean, cov, method)
+    used = "" if prepared is None else prepared.structure
+    return Propagation(ks_arr, out, means, covs, mean, cov, method, used)
 
 
 def _draws_at(schedule: Schedule, k: int, state: tuple[int, ...] | None) -> LinearDraws:

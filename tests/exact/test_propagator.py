@@ -190,6 +190,36 @@ def test_blocks_with_a_shared_draw_equal_the_dense_block_diagonal_system():
         assert np.abs(b.covs[-1, 0, :n, n:]).max() > 1e-3
 
 
+@pytest.mark.parametrize("shared", [True, False])
+def test_row_structure_equals_dense_products(shared):
+    """Draws that change a few (overlapping) rows: the row kernel equals the dense one."""
+    rng = np.random.default_rng(11)
+    B, n, J = 3, 9, 4
+    Ba = 1 if shared else B
+    A = np.broadcast_to(np.eye(n), (J, Ba, n, n)).copy()
+    rows = [[0, 1], [1, 2, 3], [8], [4, 0, 7]]
+    for j, R in enumerate(rows):
+        A[j][:, R] = rng.standard_normal((Ba, len(R), n)) * 0.4
+    L = rng.standard_normal((J, B, n, n)) * 0.2
+    draws = LinearDraws(p=[0.1, 0.2, 0.3, 0.4], A=A, c=rng.standard_normal((J, B, n)),
+                        Sigma=L @ np.swapaxes(L, -1, -2))
+    x0, cov0 = rng.standard_normal((B, n)), np.stack([_spd(rng, n, 0.0, 1.0)] * B)
+    ks = [0, 1, 3, 10]
+    a = propagate(draws, x0, ks, cov0=cov0, keep_moments=True, structure="rows")
+    b = propagate(draws, x0, ks, cov0=cov0, keep_moments=True, structure="dense")
+    assert (a.structure, b.structure) == ("rows", "dense")
+    assert propagate(draws, x0, ks).structure == "rows"  # auto: at most half the rows
+    assert np.allclose(a.means, b.means, rtol=1e-12, atol=1e-14)
+    assert np.allclose(a.covs, b.covs, rtol=1e-12, atol=1e-14)
+    # all rows changed: still exact through the row kernel
+    full, *_ = _gossip_per_agent_hessians()
+    y0 = rng.standard_normal(full.n)
+    a = propagate(full, y0, ks, keep_moments=True, structure="rows")
+    b = propagate(full, y0, ks, keep_moments=True)
+    assert b.structure == "dense"
+    assert np.allclose(a.covs, b.covs, rtol=1e-12, atol=1e-14)
+
+
 # ---------------------------------------------------------------- (2) block sampling vs MC
 def _pfl_instance(seed=6):
     """F(w, beta) = (1/M) sum_m f_m(w, beta_m), f_m(z) = 1/2 (z - a_m)^T H_m (z - a_m) with
@@ -254,7 +284,8 @@ def test_block_sampling_exact_vs_monte_carlo_and_planted_error():
     metrics_F = QuadraticMetrics(Q=H[None, None], x_star=xs[None, None])
     clients = pfl_client_metrics(H_c, a_c, d0, xs)
     run = propagate(draws, x0, ks, metrics_F, keep_moments=True)
-    run_c = propagate(draws, x0, ks, clients)
+    run_c = propagate(draws, x0, ks, clients, structure="dense")
+    assert (run.structure, run_c.structure) == ("rows", "dense")
 
     # Monte Carlo: the algorithm itself, gradients from the clients' own functions
     R = 10_000
@@ -311,12 +342,13 @@ def test_decreasing_steps_schedule_equals_direct_recursion():
     x0 = xs + rng.standard_normal(n)
     ks = [0, 1, 5, 17, 40]
     metrics = QuadraticMetrics(Q=H[None, None], x_star=xs[None, None])
-    run = propagate(schedule, x0, ks, metrics, keep_moments=True)
     brute = _brute(schedule, x0, np.zeros((n, n)), ks[-1])
-    for t, k in enumerate(ks):
-        m, S = brute[k]
-        assert np.allclose(run.means[t, 0], m, rtol=1e-12, atol=1e-14)
-        assert run.metrics[t, 0] == pytest.approx(_quad_expect(m, S, H, xs), rel=1e-11)
+    for structure in ("dense", "rows"):
+        run = propagate(schedule, x0, ks, metrics, keep_moments=True, structure=structure)
+        for t, k in enumerate(ks):
+            m, S = brute[k]
+            assert np.allclose(run.means[t, 0], m, rtol=1e-12, atol=1e-14)
+            assert run.metrics[t, 0] == pytest.approx(_quad_expect(m, S, H, xs), rel=1e-11)
     # the schedule matters: the constant first set gives other numbers
     const = propagate(schedule(0), x0, ks, metrics)
     assert abs(const.metrics[-1, 0] - run.metrics[-1, 0]) > 1e-3 * run.metrics[-1, 0]
@@ -409,6 +441,8 @@ def test_bad_propagation_inputs_name_the_problem():
         propagate(d2, np.zeros(2), [0, 1], method="doubling")
     with pytest.raises(ValueError, match="method must be 'auto', 'recursion' or 'doubling'"):
         propagate(d1, np.zeros(2), [0, 1], method="eig")
+    with pytest.raises(ValueError, match="structure must be 'auto', 'dense' or 'rows'"):
+        propagate(d1, np.zeros(2), [0, 1], structure="sparse")
     with pytest.raises(ValueError, match="record must be strictly increasing"):
         propagate(d1, np.zeros(2), [3, 1])
     with pytest.raises(ValueError, match="must read all n=2 positions, got s=3"):
