@@ -7,7 +7,11 @@ evaluates M quadratic metrics there. Cases:
                 random half of the coordinates), M = 10 metrics on n/10 positions each;
   blocks        B blocks of size n with A shared by the blocks (Kronecker A = I_B (x) A_c,
                 J = 1) or per block (J draws), M = n metrics (one position per block);
-  afa           even2022's AFA on the quadratic family: d coordinate blocks of N agents.
+  afa           even2022's AFA on the quadratic family: d coordinate blocks of N agents;
+  pfl           randomized block-coordinate descent on F(w, beta) = (1/M) sum_m f_m(w, beta_m)
+                with random SPD client Hessians (hanzely2023 eq. (1)): the w-block with
+                probability p_w, else one of the M beta-blocks (J = M + 1 draws), Gaussian
+                gradient noise, one metric per client; row kernel against dense products.
 
 Timings are one run each (the largest cases take seconds), with BLAS pinned to one thread
 by threadpoolctl unless --threads is given. Run:
@@ -29,7 +33,10 @@ from pflbounds.exact import (
     QuadraticMetrics,
     afa_draws,
     agent_excess_metrics,
+    block_coordinate_draws,
     coordinate_blocks,
+    pfl_client_metrics,
+    pfl_quadratic,
     propagate,
 )
 from pflbounds.problems import QuadraticFamily, sinkhorn
@@ -64,7 +71,7 @@ def dense(n: int, J: int, K: int, rng: np.random.Generator) -> float:
     idx = np.arange(10 * s).reshape(10, s)
     metrics = QuadraticMetrics(Q=np.stack([_spd(rng, s, 0.5, 2.0) for _ in range(10)])[:, None],
                                index=idx)
-    ks = np.linspace(0, K, 11).astype(int)
+    ks = np.unique(np.linspace(0, K, 11).astype(int))
     return _time(lambda: propagate(draws, rng.standard_normal(n), ks, metrics))
 
 
@@ -77,7 +84,7 @@ def blocks(B: int, n: int, J: int, K: int, shared: bool, method: str,
     else:
         draws = _block_sampling(rng, n, J, B)
     metrics = QuadraticMetrics(Q=np.ones((n, 1, 1)), index=np.arange(n)[:, None])
-    ks = np.linspace(0, K, 11).astype(int)
+    ks = np.unique(np.linspace(0, K, 11).astype(int))
     return _time(lambda: propagate(draws, rng.standard_normal((B, n)), ks, metrics,
                                    method=method))
 
@@ -86,9 +93,24 @@ def afa(N: int, d: int, K: int, method: str, rng: np.random.Generator) -> float:
     P = QuadraticFamily.random(N, d, kappa=10.0, sigma2=1.0, spread=1.0, rng=rng)
     Lam = sinkhorn(rng.random((N, N)))
     draws = afa_draws(P, Lam @ Lam.T, 0.5 / P.L)
-    ks = np.linspace(0, K, 11).astype(int)
+    ks = np.unique(np.linspace(0, K, 11).astype(int))
     return _time(lambda: propagate(draws, coordinate_blocks(P, np.zeros(d)), ks,
                                    agent_excess_metrics(P), method=method))
+
+
+def pfl(M: int, d0: int, d1: int, K: int, structure: str, rng: np.random.Generator) -> float:
+    H_c = np.stack([_spd(rng, d0 + d1, 0.5, 2.0) for _ in range(M)])
+    a_c = rng.standard_normal((M, d0 + d1))
+    H, xs = pfl_quadratic(H_c, a_c, d0)
+    n = H.shape[0]
+    blocks = [np.arange(d0)] + [d0 + d1 * m + np.arange(d1) for m in range(M)]
+    p = np.array([0.5] + [0.5 / M] * M)
+    draws = block_coordinate_draws(H, xs, blocks, p, 0.5 / np.linalg.eigvalsh(H)[-1],
+                                   _spd(rng, n, 0.01, 0.1))
+    ks = np.unique(np.linspace(0, K, 11).astype(int))
+    metrics = pfl_client_metrics(H_c, a_c, d0, xs)
+    return _time(lambda: propagate(draws, xs + rng.standard_normal(n), ks, metrics,
+                                   structure=structure))
 
 
 def main() -> None:
@@ -110,6 +132,12 @@ def main() -> None:
         (f"AFA N=100, d=50, K={K}, recursion", lambda: afa(100, 50, K, "recursion", rng)),
         (f"AFA N=100, d=50, K={K}, doubling", lambda: afa(100, 50, K, "doubling", rng)),
         (f"AFA N=300, d=20, K={K}, doubling", lambda: afa(300, 20, K, "doubling", rng)),
+        (f"PFL M=50, d0=d1=4 (n=204), J=51, K={K}, rows",
+         lambda: pfl(50, 4, 4, K, "rows", rng)),
+        (f"PFL M=50, d0=d1=4 (n=204), J=51, K={K // 20}, dense",
+         lambda: pfl(50, 4, 4, K // 20, "dense", rng)),
+        (f"PFL M=200, d0=d1=2 (n=402), J=201, K={K}, rows",
+         lambda: pfl(200, 2, 2, K, "rows", rng)),
     ]
     with threadpool_limits(limits=args.threads, user_api="blas"):
         print(f"| case | seconds |   (BLAS threads: {args.threads})")

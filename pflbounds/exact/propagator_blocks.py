@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pflbounds.exact.propagator import LinearDraws
+from pflbounds.exact.propagator_draws import LinearDraws, check_psd
 from pflbounds.exact.propagator_metrics import QuadraticMetrics
 
 __all__ = [
@@ -139,5 +139,6 @@ def block_coordinate_draws(
         S = np.asarray(noise_cov, dtype=np.float64)
         if S.shape != (n, n):
             raise ValueError(f"noise_cov must have shape ({n}, {n}), got {S.shape}")
+        check_psd("noise_cov", S)  # then every eta_j P_j S P_j eta_j is PSD
         Sigma = scale[:, :, None] * S[None] * scale[:, None, :]
-    return LinearDraws(p=p, A=A, c=c, Sigma=Sigma)
+    return LinearDraws(p=p, A=A, c=c, Sigma=Sigma, check=False)

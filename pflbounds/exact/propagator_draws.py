@@ -21,22 +21,25 @@ def finite_array(name: str, value: object) -> np.ndarray:
 
 
 def check_psd(name: str, S: np.ndarray) -> None:
-    """Raise ValueError (naming ``name`` and the index) unless every (..., n, n) matrix of S
-    is symmetric positive semidefinite up to rounding."""
-    scale = np.maximum(np.abs(S).max(axis=(-2, -1)), np.finfo(np.float64).tiny)
-    asym = np.abs(S - np.swapaxes(S, -1, -2)).max(axis=(-2, -1)) / scale
-    bad = np.argwhere(asym > 1e-10)
+    """Raise ValueError (naming ``name`` and the index of the first bad matrix) unless every
+    (..., n, n) matrix of S is symmetric positive semidefinite up to rounding."""
+    lead = S.shape[:-2]
+    S3 = S.reshape(-1, *S.shape[-2:])
+    scale = np.maximum(np.abs(S3).max(axis=(-2, -1)), np.finfo(np.float64).tiny)
+
+    def where(i: int) -> str:
+        return f"{name}{[int(t) for t in np.unravel_index(i, lead)]}" if lead else name
+
+    asym = np.abs(S3 - np.swapaxes(S3, -1, -2)).max(axis=(-2, -1)) / scale
+    bad = np.flatnonzero(asym > 1e-10)
     if bad.size:
-        at = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{name}{list(at)} must be symmetric (relative asymmetry "
-                         f"{asym[at]:.3g})")
-    lam = np.linalg.eigvalsh(0.5 * (S + np.swapaxes(S, -1, -2)))
-    tol = 64 * S.shape[-1] * np.finfo(np.float64).eps * scale
-    bad = np.argwhere(lam[..., 0] < -tol)
+        raise ValueError(f"{where(bad[0])} must be symmetric (relative asymmetry "
+                         f"{asym[bad[0]]:.3g})")
+    lam = np.linalg.eigvalsh(0.5 * (S3 + np.swapaxes(S3, -1, -2)))[:, 0]
+    bad = np.flatnonzero(lam < -64 * S.shape[-1] * np.finfo(np.float64).eps * scale)
     if bad.size:
-        at = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{name}{list(at)} must be positive semidefinite (smallest "
-                         f"eigenvalue {lam[at][0]:.3g})")
+        raise ValueError(f"{where(bad[0])} must be positive semidefinite (smallest "
+                         f"eigenvalue {lam[bad[0]]:.3g})")
 
 
 @dataclass(frozen=True, eq=False)

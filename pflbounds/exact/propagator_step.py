@@ -58,7 +58,8 @@ class Prepared:
         self.p, self.A, self.c = draws.p, draws.A, draws.c
         self.Sigma_bar = np.tensordot(draws.p, draws.Sigma, axes=1)
         n, J = draws.n, draws.J
-        changed = np.any(draws.A != np.eye(n), axis=(1, 3))  # (J, n): rows differing from I
+        # rows where some block's u_j = A_j m + c_j may differ from m: A_j != I or c_j != 0
+        changed = np.any(draws.A != np.eye(n), axis=(1, 3)) | np.any(draws.c != 0, axis=1)
         r = int(changed.sum(axis=1).max())
         if structure == "auto":
             structure = "rows" if 2 * r <= n else "dense"
@@ -73,48 +74,66 @@ class Prepared:
         # changed rows first, then unchanged rows as padding: J distinct sets of r rows
         self.rows = np.sort(np.argsort(~changed, axis=1, kind="stable")[:, :r], axis=1)
         jj = np.arange(J)[:, None]
-        self.Arows = np.moveaxis(draws.A[jj, :, self.rows], 2, 1)  # (J, Ba, r, n)
+        Arows = draws.A[jj, :, self.rows]  # (J, r, Ba, n)
+        self.Arows = np.moveaxis(Arows, 2, 0)  # (Ba, J, r, n)
+        self.Arows_stack = self.Arows.reshape(Arows.shape[2], J * r, n)  # one product per block
+        self.ArowsT = np.swapaxes(self.Arows, -1, -2)
+        self.crows = np.moveaxis(np.take_along_axis(draws.c, self.rows[:, None, :], axis=2),
+                                 1, 0)  # (Bc, J, r)
         self.scatter_rows = _SegmentSum(self.rows.ravel())
         self.scatter_pairs = _SegmentSum((self.rows[:, :, None] * n
                                           + self.rows[:, None, :]).ravel())
-        self.pw = draws.p[:, None, None, None]
+        self.pw = draws.p[None, :, None, None]
 
-    def second_moment_part(self, cov: np.ndarray) -> np.ndarray:
-        """sum_j p_j A_j C A_j^T for block covariances C (B, n, n)."""
+    def advance(self, mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The moments one step later, from block means (B, n) and covariances (B, n, n)."""
         if self.structure == "dense":
-            return np.matmul(np.matmul(self.sA, cov), self.sAT).sum(axis=0)
-        B, n = cov.shape[0], cov.shape[-1]
+            return self._dense(mean, cov)
+        return self._rows(mean, cov)
+
+    def _dense(self, mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        U = np.matmul(self.A, mean[..., None])[..., 0] + self.c  # (J, B, n)
+        new_mean = np.broadcast_to(np.tensordot(self.p, U, axes=1), mean.shape)
+        new_cov = np.matmul(np.matmul(self.sA, cov), self.sAT).sum(axis=0) + self.Sigma_bar
+        if self.p.size > 1:  # spread of the draw means
+            D = np.sqrt(self.p)[:, None, None] * (U - new_mean)  # (J, B, n)
+            new_cov = new_cov + np.matmul(np.moveaxis(D, 0, 2), np.moveaxis(D, 0, 1))
+        return new_mean, sym(new_cov)
+
+    def _rows(self, mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row structure (module docstring). With u_j = m + s_j (s_j on R_j), the mean is
+        m + sum_j p_j s_j and the spread sum_j p_j s_j s_j^T - (m' - m)(m' - m)^T."""
+        B, n = mean.shape
         J, r = self.rows.shape
         rows = self.rows
-        C_rows = np.moveaxis(cov[:, rows], 1, 0)  # (J, B, r, n)
-        Y = np.matmul(self.Arows, cov)  # (J, B, r, n)
-        Y_R = np.take_along_axis(Y, np.broadcast_to(rows[:, None, None, :], (J, B, r, r)),
-                                 axis=3)
-        C_RR = np.take_along_axis(C_rows, np.broadcast_to(rows[:, None, None, :],
-                                                          (J, B, r, r)), axis=3)
-        Z = np.matmul(Y, np.swapaxes(self.Arows, -1, -2))  # (A_j C A_j^T)[R_j, R_j]
-        row_change = self.pw * (Y - C_rows)  # (J, B, r, n)
-        pair_change = self.pw * (Z - Y_R - np.swapaxes(Y_R, -1, -2) + C_RR)  # (J, B, r, r)
+        S = (np.matmul(self.Arows, mean[:, None, :, None])[..., 0] + self.crows
+             - mean[:, rows])  # s_j on R_j, (B, J, r)
+        shift = np.zeros_like(mean)
+        shift[:, self.scatter_rows.unique] = self.scatter_rows(
+            (self.p[None, :, None] * S).reshape(B, J * r))
+        C_rows = cov[:, rows]  # (B, J, r, n)
+        Y = np.matmul(self.Arows_stack, cov).reshape(B, J, r, n)  # A_j[R_j, :] C
+        at_R = np.broadcast_to(rows[None, :, None, :], (B, J, r, r))
+        Y_R = np.take_along_axis(Y, at_R, axis=3)
+        C_RR = np.take_along_axis(C_rows, at_R, axis=3)
+        Z = np.matmul(Y, self.ArowsT)  # (A_j C A_j^T)[R_j, R_j]
+        pair_change = self.pw * (Z - Y_R - np.swapaxes(Y_R, -1, -2) + C_RR
+                                 + S[..., :, None] * S[..., None, :])
         delta = np.zeros((B, n, n))
         delta[:, self.scatter_rows.unique] = self.scatter_rows(
-            np.moveaxis(row_change, 0, 1).reshape(B, J * r, n))
-        out = cov + delta + np.swapaxes(delta, -1, -2)
+            (self.pw * (Y - C_rows)).reshape(B, J * r, n))
+        out = cov + delta + np.swapaxes(delta, -1, -2) + self.Sigma_bar
+        out = out - shift[:, :, None] * shift[:, None, :]
         flat = out.reshape(B, n * n)
         flat[:, self.scatter_pairs.unique] += self.scatter_pairs(
-            np.moveaxis(pair_change, 0, 1).reshape(B, J * r * r))
-        return out
+            pair_change.reshape(B, J * r * r))
+        return mean + shift, sym(out)
 
 
 def step(mean: np.ndarray, cov: np.ndarray, d: Prepared) -> tuple[np.ndarray, np.ndarray]:
     """One exact step of the block means (B, n) and covariances (B, n, n) (module
     docstring)."""
-    U = np.matmul(d.A, mean[..., None])[..., 0] + d.c  # (J, B, n)
-    new_mean = np.tensordot(d.p, U, axes=1)
-    new_cov = d.second_moment_part(cov) + d.Sigma_bar
-    if d.p.size > 1:
-        D = U - new_mean
-        new_cov = new_cov + np.einsum("j,jbi,jbk->bik", d.p, D, D)
-    return np.broadcast_to(new_mean, mean.shape), sym(new_cov)
+    return d.advance(mean, cov)
 
 
 def _compose(first: tuple[np.ndarray, ...], then: tuple[np.ndarray, ...]) -> tuple[np.ndarray,

@@ -198,17 +198,21 @@ def test_row_structure_equals_dense_products(shared):
     Ba = 1 if shared else B
     A = np.broadcast_to(np.eye(n), (J, Ba, n, n)).copy()
     rows = [[0, 1], [1, 2, 3], [8], [4, 0, 7]]
+    c = np.zeros((J, B, n))
     for j, R in enumerate(rows):
         A[j][:, R] = rng.standard_normal((Ba, len(R), n)) * 0.4
+        c[j][:, R] = rng.standard_normal((B, len(R)))
+    c[2, :, 5] = 1.0  # an offset on a row where A_2 is the identity
     L = rng.standard_normal((J, B, n, n)) * 0.2
-    draws = LinearDraws(p=[0.1, 0.2, 0.3, 0.4], A=A, c=rng.standard_normal((J, B, n)),
-                        Sigma=L @ np.swapaxes(L, -1, -2))
+    draws = LinearDraws(p=[0.1, 0.2, 0.3, 0.4], A=A, c=c, Sigma=L @ np.swapaxes(L, -1, -2))
     x0, cov0 = rng.standard_normal((B, n)), np.stack([_spd(rng, n, 0.0, 1.0)] * B)
     ks = [0, 1, 3, 10]
     a = propagate(draws, x0, ks, cov0=cov0, keep_moments=True, structure="rows")
     b = propagate(draws, x0, ks, cov0=cov0, keep_moments=True, structure="dense")
     assert (a.structure, b.structure) == ("rows", "dense")
     assert propagate(draws, x0, ks).structure == "rows"  # auto: at most half the rows
+    dense_c = LinearDraws(p=draws.p, A=A, c=rng.standard_normal((J, B, n)), Sigma=draws.Sigma)
+    assert propagate(dense_c, x0, ks).structure == "dense"  # offsets on every row
     assert np.allclose(a.means, b.means, rtol=1e-12, atol=1e-14)
     assert np.allclose(a.covs, b.covs, rtol=1e-12, atol=1e-14)
     # all rows changed: still exact through the row kernel
@@ -459,6 +463,9 @@ def test_bad_propagation_inputs_name_the_problem():
         block_coordinate_draws(np.eye(2), np.zeros(2), [[0], [1]], [0.5, 0.6], 0.1)
     with pytest.raises(ValueError, match=r"noise_cov must have shape \(2, 2\)"):
         block_coordinate_draws(np.eye(2), np.zeros(2), [[0], [1]], [0.5, 0.5], 0.1, np.eye(3))
+    with pytest.raises(ValueError, match=r"noise_cov must be positive semidefinite"):
+        block_coordinate_draws(np.eye(2), np.zeros(2), [[0], [1]], [0.5, 0.5], 0.1,
+                               np.diag([1.0, -1.0]))
     with pytest.raises(ValueError, match="block 1 has positions outside"):
         block_coordinate_draws(np.eye(2), np.zeros(2), [[0], [2]], [0.5, 0.5], 0.1)
     with pytest.raises(ValueError, match="not jointly strongly convex"):
