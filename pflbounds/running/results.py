@@ -5,6 +5,14 @@ axes, e.g. (agents, K), gives one row per entry, and ``entry`` holds the index o
 leading axes as JSON (e.g. ``[3]`` for agent 3). Scalar evidence
 (scaling costs, identity residuals) gives one row per grid point with an empty ``k``.
 Checks that produced no evidence (ERROR) give one row with empty values.
+
+Provenance columns: ``version``, ``seed``, ``config_hash``, ``time`` (when the outcome was
+built, UTC), ``cache_hit`` (every task of the grid point came from the task cache) and
+``compute_s`` (seconds the point's tasks took when they were computed); the last two are empty
+for outcomes read back from disk.
+
+A results folder holds ``outcomes.json``, ``results.csv``, ``results.json`` and
+``results.parquet``, written as one set (:func:`pflbounds.running.atomic.replace_folder`).
 """
 
 from __future__ import annotations
@@ -13,9 +21,7 @@ import csv
 import io
 import json
 import math
-import os
-import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +30,22 @@ import numpy as np
 from pflbounds.checking.jsonsafe import canonical_json, to_jsonable
 from pflbounds.checking.kinds import CheckKind
 from pflbounds.checking.outcome import Outcome
+from pflbounds.running.atomic import replace_folder, write_new_file
 
 COLUMNS = (
     "check_id", "kind", "point", "params", "entry", "k", "measured", "lo", "hi", "bound",
     "bound_printed", "bound_corrected", "verdict", "expected", "version", "seed",
-    "config_hash", "time",
+    "config_hash", "time", "cache_hit", "compute_s",
 )
-NUMERIC = ("k", "measured", "lo", "hi", "bound", "bound_printed", "bound_corrected")
+NUMERIC = ("k", "measured", "lo", "hi", "bound", "bound_printed", "bound_corrected",
+           "compute_s")
+INTEGER = ("point", "seed")
 OUTCOMES_FILE = "outcomes.json"
 CSV_FILE = "results.csv"
 TABLE_FILE = "results.json"
+PARQUET_FILE = "results.parquet"
+RESULT_FILES = (OUTCOMES_FILE, CSV_FILE, TABLE_FILE, PARQUET_FILE)
+Provenance = Mapping[tuple[str, int], Mapping[str, Any]]
 
 
 def _col(p: dict[str, Any], key: str, shape: tuple[int, ...]) -> list[float | None]:
@@ -49,44 +61,55 @@ def _col(p: dict[str, Any], key: str, shape: tuple[int, ...]) -> list[float | No
     return [float(v) for v in arr]
 
 
-def results_rows(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
-    """The tidy table as a list of dicts with the keys :data:`COLUMNS`."""
+def results_rows(outcomes: Iterable[Outcome],
+                 provenance: Provenance | None = None) -> list[dict[str, Any]]:
+    """The tidy table as a list of dicts with the keys :data:`COLUMNS`. ``provenance``:
+    per (check id, grid point) ``cache_hit`` and ``compute_s``
+    (:attr:`pflbounds.running.executor.Sweep.provenance`)."""
     rows: list[dict[str, Any]] = []
     for o in outcomes:
-        common = {
-            "check_id": o.check_id, "kind": o.kind.value, "verdict": o.verdict.value,
-            "expected": o.expected.value, "version": o.version, "seed": o.seed,
-            "config_hash": o.config_hash, "time": o.timestamp,
-        }
-        if not o.evidence:
-            rows.append({**dict.fromkeys(COLUMNS), **common})
+        rows.extend(_outcome_rows(o, provenance or {}))
+    return rows
+
+
+def _outcome_rows(o: Outcome, provenance: Provenance) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    common = {
+        "check_id": o.check_id, "kind": o.kind.value, "verdict": o.verdict.value,
+        "expected": o.expected.value, "version": o.version, "seed": o.seed,
+        "config_hash": o.config_hash, "time": o.timestamp,
+    }
+    if not o.evidence:
+        rows.append({**dict.fromkeys(COLUMNS), **common})
+        return rows
+    for p in o.evidence:
+        prov = provenance.get((o.check_id, int(p["point"])), {})
+        base = {**common, "point": p["point"], "params": canonical_json(p["params"]),
+                "cache_hit": prov.get("cache_hit"), "compute_s": prov.get("compute_s")}
+        if o.kind is CheckKind.IDENTITY and "residual" in p:
+            r = float(np.max(np.abs(np.asarray(p["residual"], dtype=np.float64))))
+            rows.append({**dict.fromkeys(COLUMNS), **base, "measured": r, "lo": r,
+                         "hi": r, "bound": o.config.get("tolerance")})
             continue
-        for p in o.evidence:
-            base = {**common, "point": p["point"], "params": canonical_json(p["params"])}
-            if o.kind is CheckKind.IDENTITY and "residual" in p:
-                r = float(np.max(np.abs(np.asarray(p["residual"], dtype=np.float64))))
-                rows.append({**dict.fromkeys(COLUMNS), **base, "measured": r, "lo": r,
-                             "hi": r, "bound": o.config.get("tolerance")})
-                continue
-            mean = np.atleast_1d(np.asarray(p.get("mean", []), dtype=np.float64))
-            shape = mean.shape
-            n = mean.size
-            scalar = o.kind is CheckKind.SCALING or "ks" not in p
-            ks = [None] * n if scalar else _col(p, "ks", shape)
-            bound_key = "target" if o.kind is CheckKind.IDENTITY else "bound"
-            cols = {
-                "measured": _col(p, "mean", shape), "lo": _col(p, "lo", shape),
-                "hi": _col(p, "hi", shape), "bound": _col(p, bound_key, shape),
-                "bound_printed": _col(p, "bound_printed", shape),
-                "bound_corrected": _col(p, "bound_corrected", shape),
-            }
-            for j in range(n):
-                row = {**dict.fromkeys(COLUMNS), **base, "k": ks[j]}
-                if len(shape) > 1:
-                    idx = np.unravel_index(j, shape)[:-1]
-                    row["entry"] = json.dumps([int(i) for i in idx])
-                row.update({c: v[j] for c, v in cols.items()})
-                rows.append(row)
+        mean = np.atleast_1d(np.asarray(p.get("mean", []), dtype=np.float64))
+        shape = mean.shape
+        n = mean.size
+        scalar = o.kind is CheckKind.SCALING or "ks" not in p
+        ks = [None] * n if scalar else _col(p, "ks", shape)
+        bound_key = "target" if o.kind is CheckKind.IDENTITY else "bound"
+        cols = {
+            "measured": _col(p, "mean", shape), "lo": _col(p, "lo", shape),
+            "hi": _col(p, "hi", shape), "bound": _col(p, bound_key, shape),
+            "bound_printed": _col(p, "bound_printed", shape),
+            "bound_corrected": _col(p, "bound_corrected", shape),
+        }
+        for j in range(n):
+            row = {**dict.fromkeys(COLUMNS), **base, "k": ks[j]}
+            if len(shape) > 1:
+                idx = np.unravel_index(j, shape)[:-1]
+                row["entry"] = json.dumps([int(i) for i in idx])
+            row.update({c: v[j] for c, v in cols.items()})
+            rows.append(row)
     return rows
 
 
@@ -109,54 +132,85 @@ def rows_to_csv(rows: Sequence[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
+def _typed(c: str, v: str) -> Any:
+    if v == "":
+        return None
+    if c in NUMERIC:
+        return float(v)
+    if c in INTEGER:
+        return int(v)
+    if c == "cache_hit":
+        return v == "True"
+    return v
+
+
 def read_results_csv(path: str | Path) -> list[dict[str, Any]]:
-    """Read a results CSV back with typed values (floats, ints, None for empty cells)."""
-    out = []
+    """Read a results CSV back with typed values (floats, ints, booleans, None for empty
+    cells; columns absent from an older file are None)."""
     with Path(path).open(newline="", encoding="utf-8") as fh:
-        for r in csv.DictReader(fh):
-            row: dict[str, Any] = {}
-            for c in COLUMNS:
-                v = r.get(c, "")
-                if v == "":
-                    row[c] = None
-                elif c in NUMERIC:
-                    row[c] = float(v)
-                elif c in ("point", "seed"):
-                    row[c] = int(v)
-                else:
-                    row[c] = v
-            out.append(row)
-    return out
+        return [{c: _typed(c, r.get(c) or "") for c in COLUMNS} for r in csv.DictReader(fh)]
 
 
-def atomic_write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def arrow_table(rows: Sequence[dict[str, Any]]):
+    """The tidy table as a ``pyarrow.Table`` (float64 numbers, int64 point and seed, a
+    boolean ``cache_hit``, strings otherwise; None is null, nan and inf stay floats)."""
+    import pyarrow as pa
+
+    def kind(c: str):
+        if c in NUMERIC:
+            return pa.float64()
+        if c in INTEGER:
+            return pa.int64()
+        return pa.bool_() if c == "cache_hit" else pa.string()
+
+    schema = pa.schema([(c, kind(c)) for c in COLUMNS])
+    return pa.table({c: pa.array([r.get(c) for r in rows], type=schema.field(c).type)
+                     for c in COLUMNS}, schema=schema)
 
 
-def save_outcomes(outcomes: Sequence[Outcome], out_dir: str | Path) -> dict[str, Path]:
-    """Write ``outcomes.json``, ``results.csv`` and ``results.json`` (the tidy table) into
-    ``out_dir``, each atomically. Returns the paths by name."""
-    out = Path(out_dir)
-    rows = results_rows(outcomes)
+def read_results_parquet(path: str | Path) -> list[dict[str, Any]]:
+    """Read a results Parquet file back as rows (dicts with the keys :data:`COLUMNS`)."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    return [{c: r.get(c) for c in COLUMNS} for r in table.to_pylist()]
+
+
+def write_results(outcomes: Sequence[Outcome], folder: str | Path,
+                  provenance: Provenance | None = None) -> dict[str, Path]:
+    """Write the four result files into an existing (empty) ``folder``, each fsynced by
+    :func:`pflbounds.running.atomic.replace_folder`. Returns the paths by name."""
+    import pyarrow.parquet as pq
+
+    folder = Path(folder)
+    rows = results_rows(outcomes, provenance)
     doc = {"format": "pflbounds.outcomes/1", "outcomes": [o.to_dict() for o in outcomes]}
-    paths = {"outcomes": out / OUTCOMES_FILE, "csv": out / CSV_FILE, "table": out / TABLE_FILE}
-    atomic_write(paths["outcomes"], json.dumps(doc, indent=1, allow_nan=False) + "\n")
-    atomic_write(paths["csv"], rows_to_csv(rows))
-    atomic_write(paths["table"], json.dumps(to_jsonable(rows), allow_nan=False) + "\n")
+    paths = {"outcomes": folder / OUTCOMES_FILE, "csv": folder / CSV_FILE,
+             "table": folder / TABLE_FILE, "parquet": folder / PARQUET_FILE}
+    write_new_file(paths["outcomes"],
+                   (json.dumps(doc, indent=1, allow_nan=False) + "\n").encode("utf-8"))
+    write_new_file(paths["csv"], rows_to_csv(rows).encode("utf-8"))
+    write_new_file(paths["table"],
+                   (json.dumps(to_jsonable(rows), allow_nan=False) + "\n").encode("utf-8"))
+    buf = io.BytesIO()
+    pq.write_table(arrow_table(rows), buf)
+    write_new_file(paths["parquet"], buf.getvalue())
     return paths
+
+
+def save_outcomes(outcomes: Sequence[Outcome], out_dir: str | Path,
+                  provenance: Provenance | None = None, *,
+                  parents: bool = True) -> dict[str, Path]:
+    """Write ``outcomes.json``, ``results.csv``, ``results.json`` and ``results.parquet`` (the
+    tidy table) into ``out_dir`` as one set: all four change together or none does (see
+    :func:`pflbounds.running.atomic.replace_folder`). ``out_dir`` must be new or hold only
+    result files (else :class:`~pflbounds.running.atomic.OutputError`, a ``ValueError``);
+    missing parents are created when ``parents`` is True. Returns the paths by name."""
+    out = Path(out_dir)
+    replace_folder(out, lambda tmp: write_results(outcomes, tmp, provenance), RESULT_FILES,
+                   parents=parents)
+    return {"outcomes": out / OUTCOMES_FILE, "csv": out / CSV_FILE, "table": out / TABLE_FILE,
+            "parquet": out / PARQUET_FILE}
 
 
 def load_outcomes(out_dir: str | Path) -> list[Outcome]:

@@ -11,6 +11,7 @@ import pytest
 from pflbounds.running import (
     load_outcomes,
     read_results_csv,
+    read_results_parquet,
     results_rows,
     run_checks,
     save_outcomes,
@@ -48,7 +49,7 @@ def test_save_and_load_round_trip(outcomes, tmp_path):
     outcomes[0].evidence[0]["lo"][0] = -math.inf  # non-finite values survive both files
     paths = save_outcomes(outcomes, tmp_path / "out")
     assert {p.name for p in (tmp_path / "out").iterdir()} == {
-        "outcomes.json", "results.csv", "results.json"}  # no temporary files left
+        "outcomes.json", "results.csv", "results.json", "results.parquet"}
     back = load_outcomes(tmp_path / "out")
     assert [o.to_dict() for o in back] == [o.to_dict() for o in outcomes]
     rows = read_results_csv(paths["csv"])
@@ -63,6 +64,15 @@ def test_save_and_load_round_trip(outcomes, tmp_path):
     assert rows[0]["lo"] == -math.inf
     table = json.loads(paths["table"].read_text())
     assert len(table) == len(rows) and table[0]["lo"] == "-inf"
+    parquet = read_results_parquet(paths["parquet"])
+    assert len(parquet) == len(rows) and parquet[0]["lo"] == -math.inf
+    for a, b in zip(parquet, expected, strict=True):
+        for c in COLUMNS:
+            if isinstance(b[c], float) and math.isnan(b[c]):
+                assert math.isnan(a[c]), c
+            else:
+                assert a[c] == b[c], c
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporaries
 
 
 def test_save_replaces_existing_files_atomically(outcomes, tmp_path):
