@@ -1,0 +1,189 @@
+"""Code fingerprints: what a cached task's numbers depend on besides its config.
+
+A task's evidence is a function of its config (check id, kind, engine, grid point, replicas,
+block, base seed: :attr:`pflbounds.running.tasks.Task.key`) and of the code that computes it.
+The fingerprint of a check stands for that code:
+
+* the package version and the versions of the numerical dependencies (:data:`DEPENDENCIES`);
+* the *engines*: a SHA-256 over the source of every module under :data:`ENGINE_PACKAGES` and of
+  the modules in :data:`ENGINE_MODULES` (evidence conventions, seeds, task execution);
+* the *paper*: a SHA-256 over every file of the paper package that holds the check (theory,
+  methods and checks), when the check comes from a paper;
+* the *check*: the source file of the module that defines its ``simulate``, the function's
+  qualified name, the values it closes over, and ``check.version`` when a check sets one (a
+  manual bump for a change the hashes cannot see).
+
+Any edit to one of these files changes the keys of the checks it concerns, so a cache never
+serves numbers from other code. File hashes are memoised by (path, size, mtime).
+
+A check whose simulate cannot be pinned to source (defined interactively, or closing over
+values with no canonical form) has no fingerprint: it always runs, and is never cached.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.metadata
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pflbounds
+from pflbounds.checking.check import Check
+from pflbounds.checking.jsonsafe import canonical_json
+from pflbounds.symbolic import loader
+
+ENGINE_PACKAGES = ("symbolic", "problems", "algorithms", "exact")
+ENGINE_MODULES = ("__init__.py", "checking/__init__.py", "checking/check.py",
+                  "checking/evidence.py", "checking/jsonsafe.py", "checking/kinds.py",
+                  "running/tasks.py", "running/seeds.py", "running/config.py")
+DEPENDENCIES = ("numpy", "scipy", "sympy", "cvxpy", "clarabel")
+
+_ROOT = Path(pflbounds.__file__).resolve().parent
+_FILE_HASHES: dict[str, tuple[int, int, str]] = {}
+
+
+def file_hash(path: str | Path) -> str:
+    """SHA-256 of a file's bytes (memoised by path, size and modification time)."""
+    p = os.fspath(path)
+    st = os.stat(p)
+    memo = _FILE_HASHES.get(p)
+    if memo is not None and memo[:2] == (st.st_size, st.st_mtime_ns):
+        return memo[2]
+    with open(p, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()
+    _FILE_HASHES[p] = (st.st_size, st.st_mtime_ns, digest)
+    return digest
+
+
+def tree_hash(root: Path, files: Iterable[Path] | None = None) -> str:
+    """SHA-256 over the relative names and hashes of the files under ``root`` (``__pycache__``
+    and compiled files left out), or of the given ``files``."""
+    if files is None:
+        files = [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                 and p.suffix not in (".pyc", ".pyo")]
+    h = hashlib.sha256()
+    for p in sorted(files):
+        h.update(f"{p.relative_to(root).as_posix()}\0{file_hash(p)}\n".encode())
+    return h.hexdigest()
+
+
+def engines_hash() -> str:
+    """The hash of the engine sources (see the module docstring)."""
+    files = [p for pkg in ENGINE_PACKAGES for p in (_ROOT / pkg).rglob("*.py")
+             if "__pycache__" not in p.parts]
+    files += [_ROOT / m for m in ENGINE_MODULES if (_ROOT / m).is_file()]
+    return tree_hash(_ROOT, files)
+
+
+@functools.cache
+def dependency_versions() -> dict[str, str]:
+    """Installed versions of the numerical dependencies (``"-"`` when one is absent)."""
+    out = {}
+    for name in DEPENDENCIES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = "-"
+    return out
+
+
+def _module_file(name: str) -> Path | None:
+    mod = sys.modules.get(name)
+    f = getattr(mod, "__file__", None)
+    return Path(f).resolve() if f and Path(f).is_file() else None
+
+
+def paper_package(module: str) -> str | None:
+    """The paper package (module name) that contains ``module``, or None."""
+    for pkg in loader.paper_packages():
+        if module == pkg or module.startswith(pkg + "."):
+            return pkg
+    return None
+
+
+def paper_hash(package: str) -> str | None:
+    """The hash of every file of a paper package (None if it has no folder)."""
+    f = _module_file(package)
+    if f is None or f.name != "__init__.py":
+        return None
+    return tree_hash(f.parent)
+
+
+def _origin(fn: Any) -> dict[str, Any] | None:
+    """Where a simulate callable comes from: module, qualified name, closed-over values.
+    None when it cannot be pinned to source."""
+    if isinstance(fn, functools.partial):
+        inner = _origin(fn.func)
+        try:
+            args = canonical_json([list(fn.args), fn.keywords])
+        except (TypeError, ValueError):
+            return None
+        return None if inner is None else {**inner, "partial": args}
+    module = getattr(fn, "__module__", None)
+    qualname = getattr(fn, "__qualname__", None)
+    if qualname is None and callable(fn):  # an instance with __call__
+        module, qualname = type(fn).__module__, type(fn).__qualname__
+        try:
+            state = canonical_json(vars(fn))
+        except (TypeError, ValueError):
+            return None
+        return {"module": module, "qualname": qualname, "state": state}
+    if not module or not qualname:
+        return None
+    out: dict[str, Any] = {"module": module, "qualname": qualname}
+    cells = getattr(fn, "__closure__", None)
+    if cells:
+        try:
+            out["closure"] = canonical_json([c.cell_contents for c in cells])
+        except (TypeError, ValueError):
+            return None
+    return out
+
+
+def installation(check: Check) -> dict[str, Any]:
+    """The parts of a check's fingerprint that come with the installed code: version,
+    dependencies, engines and paper. A worker compares these with its client's."""
+    module = getattr(check.simulate, "__module__", None) or ""
+    pkg = paper_package(module)
+    return {
+        "version": pflbounds.__version__,
+        "dependencies": dependency_versions(),
+        "engines": engines_hash(),
+        "paper": None if pkg is None else {"package": pkg, "hash": paper_hash(pkg)},
+    }
+
+
+def installation_hash(check: Check) -> str:
+    """SHA-256 of :func:`installation`."""
+    return hashlib.sha256(canonical_json(installation(check)).encode()).hexdigest()
+
+
+def check_fingerprint(check: Check) -> str | None:
+    """The fingerprint of a check's code (module docstring), or None when it has none."""
+    origin = _origin(check.simulate)
+    if origin is None:
+        return None
+    f = _module_file(origin["module"])
+    if f is None:
+        return None
+    doc = {
+        **installation(check),
+        "simulate": origin,
+        "module_hash": file_hash(f),
+        "check_version": getattr(check, "version", None),
+    }
+    try:
+        text = canonical_json(doc)
+    except (TypeError, ValueError):
+        return None
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(task_key: str, fingerprint: str) -> str:
+    """The cache key of a task: its config key (:attr:`Task.key`) with its check's
+    fingerprint."""
+    return hashlib.sha256(f"pflbounds.task/1:{task_key}:{fingerprint}".encode()).hexdigest()
