@@ -1,63 +1,180 @@
-"""Run tasks serially or with joblib (loky), and checks end to end."""
+"""Run tasks (with the task cache, locally or on Dask), and checks end to end.
+
+A run looks every task up in the cache first (when one is given), runs the rest on a backend
+(:mod:`pflbounds.running.backends`), and stores each successful result in the cache as soon as
+it comes back, so that a run killed at any moment loses at most the tasks in flight. Failed
+tasks are never stored.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from tqdm import tqdm
-
+from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.outcome import Outcome
+from pflbounds.running import backends
 from pflbounds.running.aggregate import build_outcome
-from pflbounds.running.tasks import Task, TaskResult, execute_task, plan
+from pflbounds.running.cache import TaskCache
+from pflbounds.running.fingerprint import cache_key, check_fingerprint, installation_hash
+from pflbounds.running.progress import Progress
+from pflbounds.running.tasks import Task, TaskResult, plan
 
-PROGRESS_DELAY = 2.0
-"""Seconds before a progress bar appears: short runs stay quiet."""
+
+@dataclass
+class RunStats:
+    """How a run went: tasks in total, found in the cache, computed, failed; wall seconds."""
+
+    tasks: int = 0
+    cached: int = 0
+    computed: int = 0
+    failed: int = 0
+    uncacheable: list[str] = field(default_factory=list)
+    cache_errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that a run cleans up (workers, temporaries)."""
+
+
+@contextlib.contextmanager
+def terminate_on_sigterm() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` (a ``KeyboardInterrupt``) in the
+    main thread, so that local workers are stopped and temporary files removed, as with
+    Ctrl-C. Outside the main thread, or when a handler is already set, it does nothing."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _lookup(t: Task, checks: Mapping[str, Check] | None) -> Check | None:
+    if checks is not None and t.check_id in checks:
+        return checks[t.check_id]
+    try:
+        return registry.get(t.check_id, module=t.module)
+    except Exception:  # noqa: BLE001 - the task itself reports the lookup error
+        return None
+
+
+def _backend(todo: list[backends.Item], jobs: int, scheduler: Any):
+    if scheduler is not None:
+        return backends.dask(todo, scheduler)
+    if backends.local_workers(jobs) == 1 or len(todo) <= 1:
+        return backends.serial(todo)
+    return backends.loky(todo, jobs)
+
+
+def _verified(r: TaskResult, expected: str | None) -> TaskResult:
+    """Refuse a worker's result computed by other code than this process's."""
+    got = r.meta.get("installation")
+    if not r.ok or got is None or expected is None or got == expected:
+        return r
+    r.error = (f"worker {r.meta.get('worker')} runs other code than this process (code hash "
+               f"{str(got)[:12]} vs {expected[:12]}): install the same pflbounds on the "
+               "workers; the result was discarded")
+    r.evidence = None
+    return r
+
+
+def execute(
+    tasks: Sequence[Task],
+    *,
+    jobs: int = 1,
+    progress: bool | str = True,
+    checks: Mapping[str, Check] | None = None,
+    scheduler: Any = None,
+    cache: TaskCache | None = None,
+) -> tuple[list[TaskResult], RunStats]:
+    """Run tasks through the cache and a backend; results in the order of ``tasks``.
+
+    ``jobs``: 1 runs in this process, N > 1 in N local worker processes, -1 on every core.
+    ``scheduler``: a Dask scheduler address, cluster or ``Client`` (then ``jobs`` is unused).
+    ``checks``: id -> Check, sent to the workers; otherwise checks are looked up by id.
+    ``cache``: a :class:`TaskCache`, or None to run everything and store nothing.
+    ``progress``: a :class:`~pflbounds.running.progress.Progress` mode (True: ``auto``).
+    """
+    tasks = list(tasks)
+    backends.local_workers(jobs)  # refuses jobs == 0
+    t0 = time.perf_counter()
+    stats = RunStats(tasks=len(tasks))
+    results: list[TaskResult | None] = [None] * len(tasks)
+    resolved: dict[str, Check | None] = {}
+    for t in tasks:
+        if t.check_id not in resolved and cache is not None:
+            resolved[t.check_id] = _lookup(t, checks)
+    keys: dict[int, tuple[str, str]] = {}
+    if cache is not None:
+        prints = {cid: None if c is None else check_fingerprint(c) for cid, c in resolved.items()}
+        stats.uncacheable = sorted(cid for cid, fp in prints.items() if fp is None)
+        for i, t in enumerate(tasks):
+            fp = prints[t.check_id]
+            if fp is not None:
+                keys[i] = (cache_key(t.key, fp), fp)
+                results[i] = cache.get(keys[i][0], t)
+    cached = [t for t, r in zip(tasks, results, strict=True) if r is not None]
+    stats.cached = len(cached)
+    todo: list[backends.Item] = [(i, t, checks.get(t.check_id) if checks else None)
+                                 for i, t in enumerate(tasks) if results[i] is None]
+    expected: dict[str, str | None] = {}
+    bar = Progress(progress)
+    bar.start(tasks, cached)
+    try:
+        for i, r in _backend(todo, jobs, scheduler):
+            if "installation" in r.meta:
+                cid = r.task.check_id
+                if cid not in expected:
+                    c = resolved[cid] if cid in resolved else _lookup(r.task, checks)
+                    expected[cid] = None if c is None else installation_hash(c)
+                r = _verified(r, expected[cid])
+            results[i] = r
+            stats.computed += 1
+            stats.failed += 0 if r.ok else 1
+            if r.ok and cache is not None and i in keys and not stats.cache_errors:
+                try:
+                    cache.put(keys[i][0], r, keys[i][1])
+                except OSError as exc:
+                    stats.cache_errors.append(str(exc))
+                    print(f"pflbounds: warning: cannot write to the task cache {cache.root} "
+                          f"({exc.strerror or exc}); the run goes on without storing tasks",
+                          file=sys.stderr)
+            bar.update(r.task, r.ok)
+    finally:
+        bar.close()
+    stats.seconds = time.perf_counter() - t0
+    return [r for r in results if r is not None], stats
 
 
 def run_tasks(
     tasks: Sequence[Task],
     jobs: int = 1,
-    progress: bool = True,
+    progress: bool | str = True,
     checks: Mapping[str, Check] | None = None,
+    *,
+    scheduler: Any = None,
+    cache: TaskCache | None = None,
 ) -> list[TaskResult]:
-    """Execute tasks and return their results in the order of ``tasks``.
-
-    ``jobs``: 1 runs in this process; any other value is joblib's ``n_jobs`` for the loky
-    backend (-1: all cores). ``checks``: optional id -> Check map; when given, each task is
-    run with that check object (pickled to the workers), otherwise workers look checks up by
-    id (importing ``task.module`` or the paper packages). A progress bar goes to stderr for
-    runs longer than a couple of seconds.
-    """
-    tasks = list(tasks)
-    if jobs == 0:
-        raise ValueError("jobs must be non-zero (1: serial, -1: all cores)")
-    bar = tqdm(total=len(tasks), desc="pflbounds", unit="task", file=sys.stderr,
-               disable=(True if not progress or not tasks else None),  # None: off without a TTY
-               delay=PROGRESS_DELAY, leave=False)
-
-    def chk(t: Task) -> Check | None:
-        return checks.get(t.check_id) if checks is not None else None
-
-    results: list[TaskResult] = []
-    try:
-        if jobs == 1 or len(tasks) <= 1:
-            for t in tasks:
-                results.append(execute_task(t, chk(t)))
-                bar.update()
-        else:
-            from joblib import Parallel, delayed
-
-            par = Parallel(n_jobs=jobs, backend="loky", return_as="generator")
-            gen: Iterable[TaskResult] = par(delayed(execute_task)(t, chk(t)) for t in tasks)
-            for r in gen:
-                results.append(r)
-                bar.update()
-    finally:
-        bar.close()
-    return results
+    """Execute tasks and return their results in the order of ``tasks`` (see
+    :func:`execute`)."""
+    return execute(tasks, jobs=jobs, progress=progress, checks=checks, scheduler=scheduler,
+                   cache=cache)[0]
 
 
 @dataclass(frozen=True)
@@ -69,11 +186,26 @@ class RunSpec:
     quick: bool = False
 
 
-def run_specs(
-    specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1, progress: bool = True,
-    multiplicity: str = "per-check",
-) -> list[Outcome]:
-    """Plan every task of every spec, run them in one pool, aggregate per check.
+@dataclass
+class Sweep:
+    """The outcomes of a run, with per grid point provenance and the run's statistics.
+
+    ``provenance[(check_id, point)]``: ``cache_hit`` (every task of the point came from the
+    cache) and ``compute_s`` (seconds its tasks took when they were computed).
+    """
+
+    outcomes: list[Outcome]
+    provenance: dict[tuple[str, int], dict[str, Any]]
+    stats: RunStats
+
+
+def sweep(
+    specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
+    progress: bool | str = True, multiplicity: str = "per-check", scheduler: Any = None,
+    cache: TaskCache | None = None,
+) -> Sweep:
+    """Plan every task of every spec, run them in one pool (through the cache), aggregate per
+    check.
 
     ``multiplicity``: ``"per-check"`` (each Monte Carlo check corrects its own comparisons)
     or ``"holm"`` (one correction over every Monte Carlo comparison of the run, see
@@ -90,8 +222,8 @@ def run_specs(
     plans = [plan(s.check, replicas=s.replicas, quick=s.quick, base_seed=base_seed)
              for s in specs]
     flat = [t for p in plans for t in p]
-    results = run_tasks(flat, jobs=jobs, progress=progress,
-                        checks={s.check.id: s.check for s in specs})
+    results, stats = execute(flat, jobs=jobs, progress=progress, scheduler=scheduler,
+                             cache=cache, checks={s.check.id: s.check for s in specs})
     per_spec, start = [], 0
     for p in plans:
         per_spec.append(results[start : start + len(p)])
@@ -106,7 +238,29 @@ def run_specs(
             level.record(s.check.id)
         outcomes.append(build_outcome(s.check, mine, replicas=s.replicas, quick=s.quick,
                                       base_seed=base_seed, multiplicity=record))
-    return outcomes
+    return Sweep(outcomes, point_provenance(results), stats)
+
+
+def point_provenance(results: Sequence[TaskResult]) -> dict[tuple[str, int], dict[str, Any]]:
+    """Per (check id, grid point): whether all its tasks came from the cache, and the seconds
+    they took when computed."""
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for r in results:
+        p = out.setdefault((r.task.check_id, r.task.point_index),
+                           {"cache_hit": True, "compute_s": 0.0})
+        p["cache_hit"] = p["cache_hit"] and bool(r.meta.get("cached"))
+        p["compute_s"] += float(r.meta.get("compute_s", r.elapsed))
+    return out
+
+
+def run_specs(
+    specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
+    progress: bool | str = True, multiplicity: str = "per-check", scheduler: Any = None,
+    cache: TaskCache | None = None,
+) -> list[Outcome]:
+    """The outcomes of :func:`sweep`, one per spec."""
+    return sweep(specs, base_seed=base_seed, jobs=jobs, progress=progress,
+                 multiplicity=multiplicity, scheduler=scheduler, cache=cache).outcomes
 
 
 def run_checks(
@@ -116,11 +270,14 @@ def run_checks(
     quick: bool = False,
     base_seed: int = 0,
     jobs: int = 1,
-    progress: bool = True,
+    progress: bool | str = True,
+    scheduler: Any = None,
+    cache: TaskCache | None = None,
 ) -> list[Outcome]:
     """Run several checks with the same settings in one pool; one Outcome per check."""
     specs = [RunSpec(c, replicas, quick) for c in checks]
-    return run_specs(specs, base_seed=base_seed, jobs=jobs, progress=progress)
+    return run_specs(specs, base_seed=base_seed, jobs=jobs, progress=progress,
+                     scheduler=scheduler, cache=cache)
 
 
 def run_check(
@@ -130,8 +287,10 @@ def run_check(
     quick: bool = False,
     base_seed: int = 0,
     jobs: int = 1,
-    progress: bool = True,
+    progress: bool | str = True,
+    scheduler: Any = None,
+    cache: TaskCache | None = None,
 ) -> Outcome:
     """Run one check over its grid (or quick grid) and return its Outcome."""
     return run_checks([check], replicas=replicas, quick=quick, base_seed=base_seed,
-                      jobs=jobs, progress=progress)[0]
+                      jobs=jobs, progress=progress, scheduler=scheduler, cache=cache)[0]

@@ -27,7 +27,8 @@ from typing import Any
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.outcome import Outcome
-from pflbounds.running.executor import RunSpec, run_specs
+from pflbounds.running.cache import TaskCache
+from pflbounds.running.executor import RunSpec, Sweep, sweep
 
 GRIDS = ("quick", "full")
 _TOP_KEYS = {"name", "description", "seed", "grid", "checks"}
@@ -136,14 +137,23 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
     return Suite(name, description, seed, grid, tuple(chosen.values()), path)
 
 
-def run_suite(suite: Suite, jobs: int = 1, progress: bool = True,
-              multiplicity: str = "holm") -> list[Outcome]:
+def run_suite(suite: Suite, jobs: int = 1, progress: bool | str = True,
+              multiplicity: str = "holm", *, scheduler: Any = None,
+              cache: TaskCache | None = None) -> list[Outcome]:
     """Run every check of a suite in one pool, with the suite's seed.
 
     By default the Monte Carlo comparisons of the whole suite share one Holm correction
     (family-wise level ``1 - confidence``); ``multiplicity="per-check"`` corrects each check
     on its own (:func:`pflbounds.running.executor.run_specs`).
     """
+    return sweep_suite(suite, jobs=jobs, progress=progress, multiplicity=multiplicity,
+                       scheduler=scheduler, cache=cache).outcomes
+
+
+def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
+                multiplicity: str = "holm", scheduler: Any = None,
+                cache: TaskCache | None = None) -> Sweep:
+    """:func:`run_suite` with per grid point provenance and the run's statistics."""
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
-    return run_specs(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
-                     multiplicity=multiplicity)
+    return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
+                 multiplicity=multiplicity, scheduler=scheduler, cache=cache)

@@ -172,20 +172,20 @@ def test_worker_reports_an_unknown_check():
 def test_progress_bar_goes_to_a_terminal_stderr_only(toys, capsys, monkeypatch):
     import io
 
-    from pflbounds.running import executor
+    from pflbounds.running import progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.setattr(executor, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(progress, "DELAY", 0.0)
     run_check(toys["toy.mc_true"], progress=True)  # captured stderr is not a terminal
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
     term = Terminal()
-    monkeypatch.setattr(executor.sys, "stderr", term)
+    monkeypatch.setattr(progress.sys, "stderr", term)
     run_check(toys["toy.mc_true"], progress=True)
-    assert "pflbounds" in term.getvalue()
+    assert "pflbounds" in term.getvalue() and "/8 " in term.getvalue()  # 2 points x 4 blocks
     assert capsys.readouterr().out == ""
 
 

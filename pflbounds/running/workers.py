@@ -1,0 +1,92 @@
+"""What runs in a worker process: BLAS pinning, parent watch, and the task call.
+
+* **One BLAS thread per worker.** Two workers on two cores, each with a BLAS pool of two
+  threads, oversubscribe the machine and run barely faster than one. Workers limit every BLAS
+  and OpenMP pool to one thread (threadpoolctl, plus the usual environment variables for
+  libraries loaded later). Tests compare ``--jobs 1`` (the parent's own BLAS pool) and
+  ``--jobs 2`` bitwise.
+* **No orphans.** A local worker watches the process that started it and exits as soon as
+  that process is gone (killed by SIGKILL, say), instead of idling for minutes.
+* **Provenance.** A worker returns, with each result, where it ran and the hash of its
+  installed code (:func:`pflbounds.running.fingerprint.installation_hash`), which the client
+  compares with its own before it accepts (and caches) the result.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+
+from pflbounds.checking import registry
+from pflbounds.checking.check import Check
+from pflbounds.running.tasks import Task, TaskResult, execute_task
+
+PIN_ENV = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                                  "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
+                                  "NUMEXPR_NUM_THREADS")}
+WATCH_INTERVAL = 0.2
+"""Seconds between two looks at the parent process."""
+
+_STATE = {"pinned": False, "watching": False}
+
+
+def pin_blas_threads() -> None:
+    """Limit this process's BLAS and OpenMP pools to one thread (once per process)."""
+    if _STATE["pinned"]:
+        return
+    os.environ.update(PIN_ENV)
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1)
+    _STATE["pinned"] = True
+
+
+def watch_parent(parent_pid: int, interval: float = WATCH_INTERVAL) -> None:
+    """Exit this process as soon as ``parent_pid`` is no longer its parent (once per
+    process; a daemon thread polls ``os.getppid``)."""
+    if os.getppid() != parent_pid:
+        os._exit(3)
+    if _STATE["watching"]:
+        return
+
+    def loop() -> None:
+        while True:
+            if os.getppid() != parent_pid:
+                os._exit(3)
+            time.sleep(interval)
+
+    threading.Thread(target=loop, name="pflbounds-parent-watch", daemon=True).start()
+    _STATE["watching"] = True
+
+
+def init_local_worker(parent_pid: int) -> None:
+    """Initializer of a local (loky) worker: pin BLAS, watch the parent."""
+    pin_blas_threads()
+    watch_parent(parent_pid)
+
+
+def where() -> str:
+    """``host:pid`` of this process."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def compute(task: Task, check: Check | None, client_pid: int) -> TaskResult:
+    """Run one task in a worker and attach provenance (see the module docstring).
+
+    In a process other than the client's, BLAS is pinned to one thread first.
+    """
+    from pflbounds.running.fingerprint import installation_hash
+
+    if os.getpid() != client_pid:
+        pin_blas_threads()
+    result = execute_task(task, check)
+    result.meta["worker"] = where()
+    if result.ok:
+        try:
+            c = check if check is not None else registry.get(task.check_id, module=task.module)
+            result.meta["installation"] = installation_hash(c)
+        except Exception as exc:  # noqa: BLE001 - named in the client's error
+            result.meta["installation"] = f"unavailable: {exc}"
+    return result
