@@ -404,8 +404,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     except KeyError as e:
         ids = [c.id for c in registry.all_checks()]
         raise CliError(_with_paper_hint(str(e.args[0]), "check id", args.check_id, ids)) from None
-    outcome = run_check(check, replicas=args.replicas, quick=args.quick, base_seed=args.seed,
-                        jobs=args.jobs)
+    _, outcome = _sweep(args, lambda **kw: run_check(
+        check, replicas=args.replicas, quick=args.quick, base_seed=args.seed, jobs=args.jobs,
+        **kw))
     if args.json:
         _print_json(outcome.to_dict())
     else:
@@ -469,17 +470,9 @@ def _suite_path(name: str | None) -> Path:
 
 
 def _run_suite(path: Path, args: argparse.Namespace):
-    from pflbounds.running.suite import load_suite, run_suite
+    from pflbounds.running.suite import run_suite
 
-    try:
-        suite = load_suite(path)
-    except UnicodeDecodeError:
-        raise CliError(f"suite file {str(path)!r} is not text (not UTF-8); expected a TOML "
-                       f"suite file; {_available_suites()}") from None
-    except OSError as e:
-        raise CliError(f"suite file {str(path)!r} cannot be read: {e.strerror or e}") from None
-    except (KeyError, ValueError) as e:
-        raise CliError(str(e.args[0] if e.args else e)) from None
+    suite = _load_suite_file(path)
     if getattr(args, "scheduler", None):
         raise CliError(
             f"--scheduler {args.scheduler}: running on a Dask cluster is not available in this "
@@ -491,23 +484,163 @@ def _run_suite(path: Path, args: argparse.Namespace):
     return suite, run_suite(suite, jobs=args.jobs, multiplicity=multiplicity)
 
 
-def cmd_validate(args: argparse.Namespace) -> int:
-    from pflbounds.running.results import save_outcomes
+def _load_suite_file(path: Path):
+    from pflbounds.running.suite import load_suite
 
-    path = _suite_path(args.suite)
-    suite, outcomes = _run_suite(path, args)
+    try:
+        return load_suite(path)
+    except UnicodeDecodeError:
+        raise CliError(f"suite file {str(path)!r} is not text (not UTF-8); expected a TOML "
+                       f"suite file; {_available_suites()}") from None
+    except OSError as e:
+        raise CliError(f"suite file {str(path)!r} cannot be read: {e.strerror or e}") from None
+    except (KeyError, ValueError) as e:
+        raise CliError(str(e.args[0] if e.args else e)) from None
+
+
+def _open_cache(args: argparse.Namespace):
+    """The task cache of a run (None with --no-cache)."""
+    from pflbounds.running.cache import CacheError, TaskCache
+
+    if getattr(args, "no_cache", False):
+        return None
+    try:
+        return TaskCache(args.cache_dir)
+    except CacheError as e:
+        raise CliError(f"{e}; choose another with --cache-dir or run with --no-cache") from None
+
+
+def _progress_mode(args: argparse.Namespace) -> str:
+    """A bar on an interactive terminal; a line per check in logs and with --json."""
+    return "lines" if args.json or not sys.stderr.isatty() else "bar"
+
+
+def _run_stats_line(stats, cache) -> str:
+    where = f"task cache {cache.root}" if cache is not None else "no task cache"
+    failed = f", {stats.failed} failed" if stats.failed else ""
+    return (f"{stats.tasks} tasks: {stats.cached} from the cache, {stats.computed} computed"
+            f"{failed} in {stats.seconds:.1f} s ({where})")
+
+
+def _sweep(args: argparse.Namespace, run):
+    """Run ``run(cache=..., scheduler=..., progress=...)`` with the run options; Ctrl-C or
+    SIGTERM end it with one line (finished tasks stay in the cache)."""
+    from pflbounds.running.backends import connect
+    from pflbounds.running.executor import terminate_on_sigterm
+
+    cache = _open_cache(args)
+    client = connect(args.scheduler)[0] if args.scheduler else None
+    try:
+        with terminate_on_sigterm():
+            return cache, run(cache=cache, scheduler=client, progress=_progress_mode(args))
+    except KeyboardInterrupt:
+        kept = f"finished tasks are in the task cache {cache.root}; the same command " \
+            "resumes the run" if cache is not None else "nothing was kept (--no-cache)"
+        print(f"pflbounds {args.command}: interrupted; {kept}", file=sys.stderr)
+        raise SystemExit(130) from None
+    finally:
+        if client is not None:
+            client.close()
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from pflbounds.running.atomic import OutputError, check_folder
+    from pflbounds.running.results import RESULT_FILES, save_outcomes
+    from pflbounds.running.suite import sweep_suite
+
+    suite = _load_suite_file(_suite_path(args.suite))
+    if args.jobs < 1:
+        raise CliError(f"--jobs must be >= 1, got {args.jobs}")
     out = Path(args.out) if args.out else Path("reports") / suite.name
-    save_outcomes(outcomes, out)
+    label = "--out " if args.out else "results folder "
+    try:  # before the run: a bad place fails now, not after hours of work
+        check_folder(out, RESULT_FILES, parents=not args.out)
+    except OutputError as e:
+        raise CliError(f"{label}{e}") from None
+    multiplicity = "per-check" if args.per_check else "holm"
+    cache, run = _sweep(args, lambda **kw: sweep_suite(
+        suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
+    outcomes = run.outcomes
+    try:
+        save_outcomes(outcomes, out, run.provenance, parents=not args.out)
+    except OutputError as e:
+        raise CliError(f"{label}{e}") from None
+    except OSError as e:
+        raise CliError(f"cannot write the results to {out} ({e.strerror or e}); the folder keeps "
+                       "its previous results, and the finished tasks are in the task cache"
+                       ) from None
     bad = [o for o in outcomes if not o.as_expected]
+    st = run.stats
     if args.json:
         _print_json({"suite": suite.name, "out": str(out),
                      "outcomes": [o.to_dict() for o in outcomes],
-                     "unexpected": [o.check_id for o in bad]})
+                     "unexpected": [o.check_id for o in bad],
+                     "tasks": {"total": st.tasks, "cached": st.cached, "computed": st.computed,
+                               "failed": st.failed, "seconds": st.seconds},
+                     "cache": None if cache is None else str(cache.root)})
     else:
         _print_outcomes(outcomes)
+        print(_run_stats_line(st, cache))
         print(f"{len(outcomes) - len(bad)}/{len(outcomes)} verdicts as expected; "
               f"results in {out}")
     return EXIT_UNEXPECTED if bad else 0
+
+
+def _cache_stale(cache) -> tuple[dict[str, str | None], object]:
+    """The current fingerprint of every registered check, and a test of stale entries (of a
+    check that is gone or whose code changed)."""
+    from pflbounds.checking import registry
+    from pflbounds.running.fingerprint import check_fingerprint
+
+    current = {c.id: check_fingerprint(c) for c in registry.all_checks()}
+    return current, lambda meta: current.get(meta.get("check_id")) != meta.get("fingerprint")
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from pflbounds.running.cache import CacheError, TaskCache
+
+    try:
+        cache = TaskCache(args.cache_dir, create=False)
+    except CacheError as e:
+        raise CliError(str(e)) from None
+    _, stale = _cache_stale(cache)
+    if args.action == "clear":
+        n, size = cache.clear(args.check, stale if args.stale else None)
+        if args.json:
+            _print_json({"path": str(cache.root), "removed": n, "bytes": size})
+        else:
+            print(f"removed {n} tasks ({_fmt_bytes(size)}) from the task cache {cache.root}")
+        return 0
+    info = cache.info()
+    stale_by: dict[str, int] = {}
+    for e in cache.entries():
+        if not isinstance(e, Path) and stale(e.meta):
+            stale_by[e.check_id] = stale_by.get(e.check_id, 0) + 1
+    for cid, c in info.checks.items():
+        c["stale"] = stale_by.get(cid, 0)
+    if args.json:
+        _print_json({**info.to_dict(), "stale": sum(stale_by.values())})
+        return 0
+    print(f"task cache {cache.root}" + ("" if cache.root.is_dir() else " (empty, not created)"))
+    print(f"  {info.entries} tasks of {len(info.checks)} checks, {_fmt_bytes(info.bytes)}, "
+          f"{info.compute_s:.1f} s of computation; {sum(stale_by.values())} stale (their check "
+          "is gone or its code changed: `pflbounds cache clear --stale`)"
+          + (f"; {info.unreadable} unreadable" if info.unreadable else ""))
+    width = max((len(c) for c in info.checks), default=0)
+    for cid, c in info.checks.items():
+        print(f"  {cid:<{width}}  {c['entries']:>6} tasks  {_fmt_bytes(c['bytes']):>9}  "
+              f"{c['compute_s']:>9.1f} s" + (f"  ({c['stale']} stale)" if c["stale"] else ""))
+    return 0
+
+
+def _fmt_bytes(n: float) -> str:
+    if n < 1000:
+        return f"{n:.0f} B"
+    for unit in ("kB", "MB", "GB"):
+        n /= 1000
+        if n < 1000 or unit == "GB":
+            break
+    return f"{n:.1f} {unit}"
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -624,6 +757,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="base seed (default 0); the same seed gives the same numbers")
     s.add_argument("--jobs", type=_int_at_least(1), default=1,
                    help="worker processes (default 1)")
+    _add_run_options(s)
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_check)
 
@@ -631,9 +765,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("suite", nargs="?", metavar="SUITE",
                    help="a suite name (quick, even2022) or a suite file (.toml); default quick")
     s.add_argument("--jobs", type=int, default=1)
-    s.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
+    _add_run_options(s)
     s.add_argument("--out", metavar="DIR",
-                   help="results folder (default reports/SUITE_NAME)")
+                   help="results folder (default reports/SUITE_NAME); its parent must exist")
     s.add_argument("--per-check", action="store_true",
                    help="correct each Monte Carlo check on its own (Bonferroni at 1 - confidence "
                         "per check) instead of one Holm correction over the whole suite")
@@ -646,7 +780,32 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--scheduler", metavar="ADDRESS")
     s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("cache", help="show or clear the task cache")
+    s.add_argument("action", choices=("info", "clear"),
+                   help="info: what the cache holds; clear: remove stored tasks")
+    s.add_argument("--cache-dir", metavar="DIR", help=CACHE_DIR_HELP)
+    s.add_argument("--check", metavar="GLOB",
+                   help="clear only the tasks of checks matching GLOB (even2022.P6, even2022.*)")
+    s.add_argument("--stale", action="store_true",
+                   help="clear only stale tasks: of checks that are gone or whose code changed")
+    s.add_argument("--json", action="store_true", help=JSON_HELP)
+    s.set_defaults(func=cmd_cache)
     return p
+
+
+CACHE_DIR_HELP = ("task cache folder (default: $PFLBOUNDS_CACHE_DIR, else .pflbounds-cache "
+                  "in the current folder)")
+
+
+def _add_run_options(s: argparse.ArgumentParser) -> None:
+    """--scheduler, --no-cache and --cache-dir of the commands that run checks."""
+    s.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the tasks on a Dask cluster (tcp://HOST:8786); needs the dask "
+                        "extra; --jobs is then unused")
+    s.add_argument("--no-cache", action="store_true",
+                   help="compute every task, read and store nothing in the task cache")
+    s.add_argument("--cache-dir", metavar="DIR", help=CACHE_DIR_HELP)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
