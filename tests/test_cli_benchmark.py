@@ -1,0 +1,24 @@
+"""One run of benchmarks/bench_cli.py (cold start of eval and solve against import sympy);
+prints the table, asserts that every command ran and was timed, never a speed."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_cli.py"
+
+
+@pytest.mark.benchmark
+def test_bench_cli_runs(capsys):
+    spec = importlib.util.spec_from_file_location("bench_cli", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    rows = mod.run_benchmark(repeat=1, names=("pflbounds eval", "pflbounds solve"))
+    with capsys.disabled():
+        print("\n" + mod.format_table(rows))
+    assert [r.name for r in rows] == ["import sympy", "pflbounds eval", "pflbounds solve"]
+    assert all(r.wall > 0 and r.cpu > 0 for r in rows)
+    assert rows[0].wall_ratio == rows[0].cpu_ratio == 1.0
