@@ -1,0 +1,140 @@
+"""ASVRCD-PFL (Algorithm 4): Theorems 8-9, Lemmas 15-16 and the ASVRCD row of Table 1."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from pflbounds.papers.hanzely2023 import generic as G
+from pflbounds.papers.hanzely2023.errata import ERRATA
+from pflbounds.papers.hanzely2023.paper import cond, form, result
+from pflbounds.papers.hanzely2023.symbols import (
+    DF,
+    Lb,
+    Lcb,
+    Lcw,
+    Lx,
+    Ly,
+    gx2,
+    gy2,
+    mu,
+    n,
+    pw,
+    rho,
+)
+from pflbounds.symbolic.hidden import BigO
+from pflbounds.symbolic.result import Kind
+
+_ASSUME = ("hanzely2023.A1", "hanzely2023.A2")
+_PW_OPEN = cond(sp.Lt(pw, 1), "p_w < 1 (both blocks sampled)")
+_RHO_POS = cond(sp.Gt(rho, 0), "rho > 0")
+
+THEOREM8 = result(
+    "theorem8", "Theorem 8", Kind.COMPLEXITY,
+    "iterations of ASVRCD-PFL to eps, and its communication and gradient counts", "1",
+    "Under Assumptions 1 and 2, ASVRCD-PFL with eta = 1/(4 Lcal), theta_2 = 1/2, gamma = "
+    "1/max{2 mu, 4 theta_1/eta}, nu = 1 - gamma mu, theta_1 = min{1/2, sqrt(eta mu max{1/2, "
+    "theta_2/rho})} and p_w = Lcal^w/(Lcal^beta + Lcal^w) needs O((1/rho + sqrt((Lcal^w + "
+    "Lcal^beta)/(rho mu))) log(1/eps)) iterations. rho = p_w/n gives O((n + sqrt(n Lcal^w/mu)) "
+    "log(1/eps)) communications and grad_w F_i calls; rho = p_beta/n gives O((n + sqrt(n "
+    "Lcal^beta/mu)) log(1/eps)) grad_beta F_i calls (not both at once).",
+    [form("printed", parts={"iterations": BigO(G.ASVRCD_ITERATIONS),
+                            "communication": BigO(G.ASVRCD_W_OPTIMAL),
+                            "grad_w": BigO(G.ASVRCD_W_OPTIMAL),
+                            "grad_beta": BigO(G.ASVRCD_BETA_OPTIMAL)},
+          note="communication and grad_w for rho = p_w/n; grad_beta for rho = p_beta/n. "
+          "log(Delta0/eps) for log(1/eps).")],
+    relation="=", hypotheses=_ASSUME, conditions=(_RHO_POS,),
+    source="Theorem 8 (Theorem 4.1 of Hanzely et al. 2020b)",
+    errata=(ERRATA["asvrcd_momentum"], ERRATA["asvrcd_lifted"], ERRATA["theorem9_typo"]),
+    part_typst={"iterations": "\"iterations\"", "communication": "\"# comm\"",
+                "grad_w": "\"#\" nabla_w F_i", "grad_beta": "\"#\" nabla_beta F_i"},
+)
+
+_PARAM_UNITS = {"p_w": "1", "Lcal": "f/x^2", "eta": "x^2/f", "theta1": "1", "theta2": "1",
+                "gamma": "x^2/f", "nu": "1"}
+THEOREM8_PARAMETERS = result(
+    "theorem8_parameters", "Theorems 8-9 (parameters)", Kind.STEP_SIZE,
+    "p_w, Lcal, eta, theta_1, theta_2, gamma, nu of ASVRCD-PFL", "1",
+    "p_w = Lcal^w/(Lcal^beta + Lcal^w), Lcal = 2 max(Lcal^w/p_w, Lcal^beta/p_beta) (Lemma 15), "
+    "eta = 1/(4 Lcal), theta_2 = 1/2, theta_1 = min{1/2, sqrt(eta mu max{1/2, theta_2/rho})}, "
+    "gamma = 1/max{2 mu, 4 theta_1/eta}, nu = 1 - gamma mu. Theorem 9 keeps p_w free.",
+    [form("printed", parts={"p_w": G.ASVRCD_PW, "Lcal": G.LCAL, "eta": G.ASVRCD_ETA,
+                            "theta1": G.ASVRCD_THETA1, "theta2": G.ASVRCD_THETA2,
+                            "gamma": G.ASVRCD_GAMMA, "nu": G.ASVRCD_NU},
+          note="Lcal, eta, theta_1, gamma and nu take p_w as an input (Theorem 9); Theorem 8 "
+          "sets it to the first part.")],
+    relation="=", hypotheses=_ASSUME, conditions=(_PW_OPEN, _RHO_POS),
+    source="Theorems 8-9, Lemma 15", part_units=_PARAM_UNITS,
+    part_typst={"p_w": "p_w", "Lcal": "cal(L)", "eta": "eta", "theta1": "theta_1",
+                "theta2": "theta_2", "gamma": "gamma", "nu": "nu"},
+    part_latex={"p_w": "p_w", "Lcal": r"\mathcal{L}", "eta": r"\eta", "theta1": r"\theta_1",
+                "theta2": r"\theta_2", "gamma": r"\gamma", "nu": r"\nu"},
+)
+
+_ITER9_PRINTED = (1 / rho + sp.sqrt(sp.Max(Lcw / pw, Lb / (1 - pw)) / (rho * mu))) * G.LOG
+THEOREM9 = result(
+    "theorem9", "Theorem 9", Kind.COMPLEXITY,
+    "iterations and communication rounds of ASVRCD-PFL to eps (any p_w)", "1",
+    "ASVRCD-PFL (Algorithm 3; run Algorithm 4) with Theorem 8's parameters and any p_w needs "
+    "O((1/rho + sqrt(max(Lcal^w/p_w, L^beta/p_beta)/(rho mu))) log(1/eps)) iterations; total "
+    "communications (and w-gradient calls) O(iterations (rho n + p_w)), which for rho = p_w/n "
+    "is 2 (n + sqrt(n Lcal^w/mu)) log(1/eps).",
+    [form("printed", parts={"iterations": BigO(_ITER9_PRINTED),
+                            "communication": BigO(_ITER9_PRINTED * (rho * n + pw))}),
+     form("corrected", parts={
+         "iterations": BigO(G.ASVRCD_ITERATIONS_PW),
+         "communication": BigO(G.ASVRCD_ITERATIONS_PW * (pw + rho)),
+         "grad_w": BigO(G.ASVRCD_ITERATIONS_PW * (2 * pw + rho * n)),
+         "grad_beta": BigO(G.ASVRCD_ITERATIONS_PW * (2 * (1 - pw) + rho * n))},
+         note="Lcal^beta for L^beta; expected rounds per iteration p_w + rho (a refresh costs one "
+         "round), expected gradient calls per client 2 p_w + rho n (w) and 2 p_beta + rho n "
+         "(beta).")],
+    relation="=", hypotheses=_ASSUME, conditions=(_PW_OPEN, _RHO_POS),
+    source="Theorem 9, App. B.9", errata=(ERRATA["theorem9_typo"], ERRATA["asvrcd_comm_count"]),
+    part_typst={"iterations": "\"iterations\"", "communication": "\"# comm\"",
+                "grad_w": "\"#\" nabla_w F_i", "grad_beta": "\"#\" nabla_beta F_i"},
+)
+
+LEMMA15 = result(
+    "lemma15", "Lemma 15", Kind.UPPER_BOUND,
+    "E||(g(x) - g(x') + grad F(x')) - grad F(x)||^2", "f^2/x^2",
+    "Under Assumptions 1 and 2, the block estimator of Eq. (55) satisfies E||(g(x) - g(x') + "
+    "grad F(x')) - grad F(x)||^2 <= 2 Lcal D_F(x, x') with Lcal = 2 max(Lcal^w/p_w, "
+    "Lcal^beta/p_beta).",
+    [form("printed", 2 * G.LCAL * DF)],
+    hypotheses=_ASSUME, conditions=(_PW_OPEN,), source="Lemma 15, App. B.9",
+    errata=(ERRATA["theorem9_typo"], ERRATA["svrcd_control_variate"]),
+    quantity_typst="EE norm(g(x) - g(x') + nabla F(x') - nabla F(x))^2",
+)
+
+LEMMA16 = result(
+    "lemma16", "Lemma 16, Eq. (56)", Kind.UPPER_BOUND,
+    "largest eigenvalue of the Hessian of H(x, y)", "f/x^2",
+    "If H(x, y) is jointly convex with grad_x^2 H <= L_x I and grad_y^2 H <= L_y I, then "
+    "grad^2 H <= 2 diag(L_x I, L_y I); in particular H is 2 max(L_x, L_y)-smooth.",
+    [form("printed", 2 * sp.Max(Lx, Ly))],
+    source="Lemma 16, App. B.9", equations=("56",), quantity_typst="lambda_max(nabla^2 H)",
+)
+
+LEMMA16_57 = result(
+    "lemma16_57", "Lemma 16, Eq. (57)", Kind.LOWER_BOUND, "D_H((x, y), (x', y'))", "f",
+    "Under Lemma 16's assumptions, D_H((x, y), (x', y')) >= (1/2)(grad H - grad H')^T "
+    "diag(L_x^-1 I/2, L_y^-1 I/2)(grad H - grad H').",
+    [form("printed", (gx2 / Lx + gy2 / Ly) / 4)],
+    relation=">=", source="Lemma 16, App. B.9", equations=("57",),
+    quantity_typst="D_H ((x, y), (x', y'))",
+)
+
+TABLE1_ASVRCD = result(
+    "table1_asvrcd", "Table 1 (ASVRCD-PFL)", Kind.COMPLEXITY,
+    "communication rounds, grad_w and grad_beta calls of ASVRCD-PFL", "1",
+    "Table 1, row ASVRCD-PFL (constants and log(1/eps) ignored): n + sqrt(n Lcal^w/mu) "
+    "communications and grad_w calls (optimal), n + sqrt(n Lcal^beta/mu) grad_beta calls "
+    "(optimal); the two optima need different rho.",
+    [form("printed", parts={"communication": BigO(n + sp.sqrt(n * Lcw / mu)),
+                            "grad_w": BigO(n + sp.sqrt(n * Lcw / mu)),
+                            "grad_beta": BigO(n + sp.sqrt(n * Lcb / mu))})],
+    relation="=", hypotheses=_ASSUME, source="Table 1",
+    part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
+                "grad_beta": "\"#\" nabla_beta"},
+)
