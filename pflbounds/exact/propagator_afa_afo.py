@@ -99,15 +99,19 @@ def agent_excess_metrics(problem: Any) -> QuadraticMetrics:
     )
 
 
+def _excess(draws: LinearDraws, P: QuadraticFamily, x0: np.ndarray, ks: Iterable[int],
+            method: str) -> np.ndarray:
+    return propagate(draws, coordinate_blocks(P, x0), ks, agent_excess_metrics(P),
+                     method=method).metrics
+
+
 def afa_excess_by_propagation(problem: Any, W: AgentMatrix, eta: float | np.ndarray,
                               x0: np.ndarray, ks: Iterable[int],
                               method: str = "auto") -> np.ndarray:
     """E[f_i(x_i^k) - f_i^*] of AFA on Q through :func:`propagate`, shape (n_rec, N); the same
     numbers as linear_gaussian.afa_expected_excess (even2022 digest Appendix A)."""
     P = as_quadratic_family(problem)
-    run = propagate(afa_draws(P, W, eta), coordinate_blocks(P, x0), ks,
-                    agent_excess_metrics(P), method=method)
-    return run.metrics
+    return _excess(afa_draws(P, W, eta), P, x0, ks, method)
 
 
 def afo_excess_by_propagation(problem: Any, Lam: AgentMatrix, eta: float | np.ndarray,
@@ -116,6 +120,4 @@ def afo_excess_by_propagation(problem: Any, Lam: AgentMatrix, eta: float | np.nd
     """E[f_i(x_i^k) - f_i^*] of AFO on Q through :func:`propagate`, shape (n_rec, N); the same
     numbers as linear_gaussian.afo_expected_excess (even2022 digest Appendix A)."""
     P = as_quadratic_family(problem)
-    run = propagate(afo_draws(P, Lam, eta), coordinate_blocks(P, x0), ks,
-                    agent_excess_metrics(P), method=method)
-    return run.metrics
+    return _excess(afo_draws(P, Lam, eta), P, x0, ks, method)

@@ -24,15 +24,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pflbounds.exact.propagator_draws import finite_array
+
 __all__ = ["QuadraticMetrics"]
 
 
 def _array(name: str, value: object, ndim: int) -> np.ndarray:
-    arr = np.array(value, dtype=np.float64)
+    arr = finite_array(name, value)
     if arr.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} axes, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (no nan or inf)")
     arr.setflags(write=False)
     return arr
 
