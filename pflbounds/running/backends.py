@@ -157,7 +157,7 @@ def dask(items: Sequence[Item], scheduler: Any) -> Iterator[tuple[int, TaskResul
         for i, t, c in items:
             key = f"pflbounds-{t.check_id}-p{t.point_index}-b{t.block_index}-{run}"
             futures[client.submit(compute, t, c, pid, key=key, retries=0)] = (i, t)
-        for f in as_completed(list(futures)):
+        for f in as_completed(list(futures), loop=client.loop):
             i, t = futures.pop(f)
             try:
                 r = f.result()

@@ -1,0 +1,82 @@
+"""Runs on a real Dask ``LocalCluster`` started by the test: the same bits as a local run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sweep_helpers import assert_same_results
+
+from pflbounds.cli import main
+from pflbounds.running import TaskCache, plan
+from pflbounds.running.executor import _verified
+from pflbounds.running.tasks import TaskResult
+
+distributed = pytest.importorskip("distributed")
+
+SUITE = """
+name = "toys"
+seed = 7
+[[checks]]
+id = "toy.exact_true"
+[[checks]]
+id = "toy.mc_true"
+[[checks]]
+id = "toy.mc_agents_bad"
+[[checks]]
+id = "toy.boom"
+"""
+QUICK = Path(__file__).resolve().parents[2] / "validation" / "quick.toml"
+
+
+def _run(capsys, argv: list[str]) -> dict:
+    code = main([*argv, "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0, doc.get("unexpected")
+    return doc
+
+
+def test_local_cluster_gives_the_local_numbers_and_fills_the_cache(toys, tmp_path, capsys):
+    suite = tmp_path / "toys.toml"
+    suite.write_text(SUITE)
+    cache = tmp_path / "cache"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        dask = _run(capsys, ["validate", str(suite), "--out", str(tmp_path / "dask"),
+                             "--scheduler", cluster.scheduler_address,
+                             "--cache-dir", str(cache)])
+    local = _run(capsys, ["validate", str(suite), "--out", str(tmp_path / "local"),
+                          "--no-cache"])
+    assert dask["tasks"]["computed"] == local["tasks"]["computed"] == 2 + 8 + 4 + 1
+    assert dask["tasks"]["failed"] == 1  # toy.boom, an ERROR as it expects
+    assert_same_results(tmp_path / "dask", tmp_path / "local")
+    workers = {e.meta["worker"] for e in TaskCache(cache).entries()}
+    assert workers and all(":" in w for w in workers)
+    again = _run(capsys, ["validate", str(suite), "--out", str(tmp_path / "again"),
+                          "--cache-dir", str(cache)])
+    assert (again["tasks"]["cached"], again["tasks"]["computed"]) == (14, 1)
+
+
+def test_a_result_from_other_code_is_refused(toys):
+    task = plan(toys["toy.exact_true"])[0]
+    r = TaskResult(task, {"mean": 1.0}, meta={"installation": "a" * 64, "worker": "w:1"})
+    r = _verified(r, "b" * 64)
+    assert not r.ok and "worker w:1 runs other code" in r.error
+    same = TaskResult(task, {"mean": 1.0}, meta={"installation": "b" * 64})
+    assert _verified(same, "b" * 64).ok
+
+
+@pytest.mark.slow
+def test_quick_suite_on_a_two_worker_cluster_matches_a_local_run(tmp_path, capsys):
+    """The quick suite on a LocalCluster of two worker processes (BLAS pinned to one thread
+    in each) against a local serial run: every result file equal, timestamps aside."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        dask = _run(capsys, ["validate", str(QUICK), "--out", str(tmp_path / "dask"),
+                             "--scheduler", cluster.scheduler_address, "--no-cache"])
+    local = _run(capsys, ["validate", str(QUICK), "--out", str(tmp_path / "local"),
+                          "--no-cache"])
+    assert dask["unexpected"] == local["unexpected"] == []
+    assert dask["tasks"]["computed"] == local["tasks"]["computed"] > 0
+    assert_same_results(tmp_path / "dask", tmp_path / "local")
