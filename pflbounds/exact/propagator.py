@@ -51,19 +51,28 @@ matrix composed with the step when k mod tau == 0). References: hanzely2023 dige
 (/work/shared/papers/004_hanzely_digest.md) section 1.1 (objective F(w, beta)) and section
 4 (Algorithms 1, 2, 4-7: block sampling with probability p_w).
 
-Sizes handled (measured by benchmarks/bench_exact.py on the project machine, 2 shared
-cores, OPENBLAS_NUM_THREADS=1, seconds for K steps with 11 recorded k and a metric per
-agent):
+Sizes handled, measured by benchmarks/bench_exact.py (one BLAS thread, 11 recorded k,
+metrics evaluated there; CPU seconds of the process, which is the wall time on an idle core;
+the run's machine had 2 cores under a load of about 9, so its wall times were 3-5x longer):
 
-    dense n = 100, J = 3 draws, K = 1000 ........................... 0.5 s
-    dense n = 200, J = 3 draws, K = 1000 ........................... 3.7 s
-    dense n = 400, J = 2 draws, K = 200 ............................ 3.5 s
-    B = 100 blocks of n = 50, shared A (Kronecker), J = 1, K = 1000 . 4.3 s (recursion),
-                                                                    0.09 s (doubling)
-    B = 100 blocks of n = 50, J = 3 draws, K = 1000 ................ 12 s
-    AFA, N = 100 agents, d = 50, K = 1000 (d blocks of N) .......... 0.4 s (doubling)
+    dense n = 100, J = 3 draws, K = 1000 ............................. 1.2 s
+    dense n = 200, J = 3 draws, K = 1000 ............................. 7.7 s
+    dense n = 400, J = 2 draws, K = 200 .............................. 6.6 s
+    B = 100 blocks of n = 50, shared A (Kronecker), J = 1, K = 1000 ... 5.7 s recursion,
+                                                                      0.11 s doubling
+    B = 100 blocks of n = 50, J = 3 draws, K = 1000 .................. 20 s
+    AFA on Q, N = 100 agents, d = 50 (d blocks of N), K = 1000 ........ 19 s recursion,
+                                                                      0.40 s doubling
+    AFA on Q, N = 300, d = 20, K = 1000, doubling .................... 3.3 s
+    (w, beta) block sampling, M = 50 clients, d0 = d1 = 4 (n = 204),
+      J = 51 draws, K = 1000, row kernel ............................. 2.4 s
+      (dense products: 5.7 s for K = 50, i.e. about 115 s for K = 1000)
+    (w, beta) block sampling, M = 200, d0 = d1 = 2 (n = 402), J = 201,
+      K = 1000, row kernel ........................................... 13 s
 
-The cost per step is about 2 J B n^3 flops; doubling costs about 5 B n^3 log2(K) flops.
+Costs: a dense step is about 4 J B n^3 flops; the row kernel about 2 (sum_j r_j) B n^2 for
+draws changing r_j rows; doubling about 3 B n^3 (log2 K + digits of the record gaps).
+Memory: the draws are stored dense, 2 J B n^2 floats (A and Sigma).
 """
 
 from __future__ import annotations
