@@ -350,18 +350,28 @@ def cmd_complexity(args: argparse.Namespace) -> int:
         return 0
     rows = table["rows"]
     print(f"{table['paper']}: {table['question']}")
+    for line in table.get("lines", []):  # a paper's own summary (objective, constants)
+        print(f"  {line}")
+    # a paper may name its count columns: [(key, header), ...]
+    cols = table.get("columns") or [("oracle_calls", "oracle calls"), ("gradients", "gradients")]
     w = max([26, *(len(row["method"]) for row in rows)])
-    print(f"  {'method':<{w}} {'oracle calls':>14} {'gradients':>14}  result [form]")
+    cw = [max(14, len(h)) for _, h in cols]
+    print(f"  {'method':<{w}} " + " ".join(f"{h:>{c}}" for (_, h), c in zip(cols, cw, strict=True))
+          + "  result [form]")
     for row in rows:
+        counts = " ".join(f"{'-' if row.get('error') else _fmt_count(row.get(k)):>{c}}"
+                          for (k, _), c in zip(cols, cw, strict=True))
         if row.get("error"):
-            print(f"  {row['method']:<{w}} {'-':>14} {'-':>14}  {row['result']} [{row['form']}]: "
+            print(f"  {row['method']:<{w}} {counts}  {row['result']} [{row['form']}]: "
                   f"{row['error']}")
             continue
-        print(f"  {row['method']:<{w}} {_fmt_count(row['oracle_calls']):>14} "
-              f"{_fmt_count(row['gradients']):>14}  {row['result']} [{row['form']}]"
+        print(f"  {row['method']:<{w}} {counts}  {row['result']} [{row['form']}]"
               + ("  (hidden constants)" if row["hidden_constants"] else ""))
     if table.get("cheapest"):
         print(f"  cheapest in gradients: {table['cheapest']}")
+    for key, method in (table.get("best") or {}).items():
+        if method:
+            print(f"  fewest {dict(map(tuple, cols)).get(key, key)}: {method}")
     for n in table.get("notes", []):
         print(f"  note: {n}")
     return 0
