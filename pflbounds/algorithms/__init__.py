@@ -1,6 +1,8 @@
 """Numerical methods shared across papers, vectorised over replicas and agents."""
 
+from pflbounds.algorithms.adaptive_afo import AdaptiveTrace, run_afo_adaptive
 from pflbounds.algorithms.collaborative import (
+    afo_update,
     run_afa,
     run_afa_estimated,
     run_afa_lifted,
@@ -20,10 +22,20 @@ from pflbounds.algorithms.protocols import (
     SharedSampleOracle,
     StochasticProblem,
 )
+from pflbounds.algorithms.similarity_weights import (
+    Criterion,
+    collaboration_weights,
+    estimated_rule,
+    fixed_rule,
+    similarity_ratios,
+    true_gradient_rule,
+)
 from pflbounds.algorithms.trace import LiftedTrace, Trace, record_points
 
 __all__ = [
     "COUNTERS",
+    "AdaptiveTrace",
+    "Criterion",
     "BlockGradientOracle",
     "Costs",
     "GradientOracle",
@@ -35,15 +47,22 @@ __all__ = [
     "SharedSampleOracle",
     "StochasticProblem",
     "Trace",
+    "afo_update",
+    "collaboration_weights",
+    "estimated_rule",
     "first_reach",
+    "fixed_rule",
     "iterate",
     "record_points",
     "run_afa",
     "run_afa_estimated",
     "run_afa_lifted",
     "run_afo",
+    "run_afo_adaptive",
     "run_global_model",
     "run_interpolated",
     "run_local_sgd",
+    "similarity_ratios",
     "stable_afa_step",
+    "true_gradient_rule",
 ]

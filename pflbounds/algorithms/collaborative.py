@@ -31,6 +31,7 @@ from pflbounds.problems.agent_ops import AgentMatrix, AgentOperator
 from pflbounds.problems.clusters import interpolated_operator, spectral_radius
 
 __all__ = [
+    "afo_update",
     "run_afa",
     "run_afo",
     "run_local_sgd",
@@ -271,6 +272,21 @@ def run_afa_lifted(
 
 
 # ---------------------------------------------------------------------- AFO
+def afo_update(
+    problem: MixtureProblem,
+    X: np.ndarray,
+    Lam: AgentOperator,
+    eta: float | np.ndarray,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """One All-for-one step, even2022 Eq. (2): x_i - eta_i sum_j lambda_ij grad ell(x_i, xi_j)
+    with one fresh sample xi_j per agent reused for every i (``problem.sample_noise`` then
+    ``problem.mixed_grad``). ``eta``: scalar or shaped to broadcast against X (R, N, d). Shared
+    by :func:`run_afo` and the adaptive runner (weights recomputed each step)."""
+    noise = problem.sample_noise(X.shape[0], rng)
+    return X - eta * problem.mixed_grad(X, Lam, noise)
+
+
 def run_afo(
     problem: MixtureProblem,
     Lam: AgentMatrix,
@@ -293,8 +309,7 @@ def run_afo(
     e = _eta_array(eta, problem.N)
 
     def step(X: np.ndarray) -> np.ndarray:
-        noise = problem.sample_noise(X.shape[0], rng)
-        return X - e * problem.mixed_grad(X, op, noise)
+        return afo_update(problem, X, op, e, rng)
 
     # agent j evaluates grad l(x_i, xi_j) for every i with lambda_ij != 0: it receives x_i and
     # sends the gradient back (2 d floats per pair)
