@@ -160,6 +160,9 @@ def test_dimensionless_base_any_power():
 
 # ----------------------------------------------------------------------------- results
 _FAILING_PRINTED = {("even2022.theorem4", "printed"), ("even2022.corollary2", "printed")}
+_FAILING_PRINTED |= {  # philippenko2025 errata 1, 4 and 7, shown by the dimension check
+    ("philippenko2025.lemma1", "printed"), ("philippenko2025.definition2_ratio", "printed"),
+    ("philippenko2025.theorem2_horizon", "printed")}
 
 
 def _all_forms():

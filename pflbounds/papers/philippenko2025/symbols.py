@@ -1,0 +1,120 @@
+"""Scalar inputs of philippenko2025, with the digest's names, meanings and units (§1).
+
+Units: [f] function value (the losses R_i), [x] parameter length. A gradient has the unit
+[f]/[x], so the heterogeneity constant b_ik of Assumption 3 (||grad R_i - grad R_k||^2 <=
+b_ik^2 + c_ik ||grad R_i||^2) has the unit [f]/[x] and c_ik none; variances sigma_k^2 carry
+[f]^2/[x]^2 and weights alpha_ik none.
+
+Per-client and per-pair quantities (sigma_k, b_ik, c_ik, r_ik) appear here as scalars: a
+result is stated for one client i (and one pair (i, k) where it needs one). The derivations
+of :mod:`pflbounds.papers.philippenko2025.inputs` compute them per client from the matrices
+b and c.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from pflbounds.papers.philippenko2025.paper import P
+from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the paper's modules
+    N,
+    T,
+    d,
+    eps,
+    eta,
+    mu,
+    sigma2,
+)
+
+beta = P.constant("beta", "smoothness constant shared by every R_i (Assumption 1)", "f/x^2",
+                  latex=r"\beta", typst="beta")
+lam = P.constant("lam", "threshold lambda in (0, 1] of the binary criterion (Definition 3)",
+                 "1", latex=r"\lambda", typst="lambda")
+eps0 = P.constant("eps0", "initial excess loss eps_i^0 = R_i(theta_i^0) - R_i^*", "f",
+                  "nonnegative", latex=r"\varepsilon_i^0", typst="epsilon_i^0")
+sigma_i2 = P.constant("sigma_i2", "gradient-noise variance sigma_i^2 of client i itself "
+                      "(Assumption 2)", "f^2/x^2", latex=r"\sigma_i^2", typst="sigma_i^2")
+sigma_k2 = P.constant("sigma_k2", "gradient-noise variance sigma_k^2 of a collaborator k "
+                      "(Assumption 2)", "f^2/x^2", latex=r"\sigma_k^2", typst="sigma_k^2")
+SinvSum = P.constant("SinvSum", "sigma_i^2 sum_k sigma_k^-2 (N when every client has the "
+                     "same variance)", "1", "at_least_one",
+                     latex=r"\sigma_i^2\sum_k\sigma_k^{-2}", typst="sigma_i^2 sum_k sigma_k^(-2)")
+sigma_suf2 = P.constant("sigma_suf2", "sufficient variance sigma_{i,suf}^2(eps) "
+                        "(Definition 2)", "f^2/x^2",
+                        latex=r"\sigma_{i,\mathrm{suf}}^2(\varepsilon)",
+                        typst="sigma_(i,\"suf\")^2 (epsilon)")
+sigma_eff2 = P.constant("sigma_eff2", "effective variance (sigma_{i,eff}^t)^2 = "
+                        "(sum_k psi(r_ik^t)/sigma_k^2)^-1 (after Theorem 1)", "f^2/x^2",
+                        latex=r"(\sigma_{i,\mathrm{eff}}^t)^2",
+                        typst="(sigma_(i,\"eff\")^t)^2")
+S_eff = P.constant("S_eff", "discounted effective variance sum_{t=1}^T (1 - eta mu)^(T-t) "
+                   "(sigma_{i,eff}^t)^2 (Theorem 1; its expectation when the weights are "
+                   "random)", "f^2/x^2", "nonnegative",
+                   latex=r"\sum_{t=1}^T(1-\eta\mu)^{T-t}(\sigma_{i,\mathrm{eff}}^t)^2",
+                   typst="sum_(t=1)^T (1 - eta mu)^(T-t) (sigma_(i,\"eff\")^t)^2")
+sigma_eff2_avg = P.constant("sigma_eff2_avg", "average effective variance "
+                            "(1/T) sum_{t=1}^T E[(sigma_{i,eff}^t)^2]", "f^2/x^2",
+                            latex=r"\overline{\sigma_{i,\mathrm{eff}}^2}",
+                            typst="overline(sigma_(i,\"eff\")^2)")
+kappa_w = P.constant("kappa_w", "uniform lower bound kappa on the step ratio "
+                     "(sigma_{i,phi}^t/sigma_{i,psi}^t)^2 (Remark 3: lambda for binary, "
+                     "1/(sigma_i^2 sum_k sigma_k^-2) for continuous)", "1",
+                     latex=r"\kappa", typst="kappa")
+C = P.constant("C", "constant C > 1 of the decreasing step C/(mu t) (Theorem 2)", "1",
+               latex="C", typst="C")
+gamma0 = P.constant("gamma0", "shift gamma_0 >= 0 of the decreasing step C/(mu (t + "
+                    "gamma_0)) that restores the step condition", "1", "nonnegative",
+                    latex=r"\gamma_0", typst="gamma_0")
+Nstar = P.constant("Nstar", "size |N_i^*(eps)| of the sufficient cluster (Definition 2)", "1",
+                   "positive_integer", latex=r"|\mathcal{N}_i^\star(\varepsilon)|",
+                   typst="|cal(N)_i^star (epsilon)|")
+psi_min = P.constant("psi_min", "min over the sufficient cluster of psi(1 - b_ik^2/(2 mu "
+                     "eps)) (Corollary 1)", "1", "unit_interval",
+                     latex=r"\min_{k\in\mathcal{N}_i^\star}\psi", typst="min_(k in "
+                     "cal(N)_i^star) psi")
+b = P.constant("b", "additive heterogeneity b_ik of the pair (i, k) (Assumption 3): the "
+               "unit of a gradient", "f/x", "nonnegative", latex="b_{ik}", typst="b_(i k)")
+c = P.constant("c", "multiplicative heterogeneity c_ik of the pair (i, k) (Assumption 3)",
+               "1", "nonnegative", latex="c_{ik}", typst="c_(i k)")
+G = P.constant("G", "squared gradient norm ||grad R_i(theta_i^{t-1})||^2", "f^2/x^2",
+               "nonnegative", latex=r"\|\nabla R_i(\theta_i^{t-1})\|^2",
+               typst="norm(nabla R_i (theta_i^(t-1)))^2")
+Gnext = P.constant("Gnext", "squared gradient norm at the new iterate, "
+                   "||grad R_i(theta_i^t)||^2 (as printed in Lemma 1)", "f^2/x^2",
+                   "nonnegative", latex=r"\|\nabla R_i(\theta_i^{t})\|^2",
+                   typst="norm(nabla R_i (theta_i^t))^2")
+D = P.constant("D", "squared gradient gap ||grad R_k(theta_i^{t-1}) - grad R_i(theta_i^{t-1})"
+               "||^2 of a pair (i, k)", "f^2/x^2", "nonnegative",
+               latex=r"\|\nabla R_k-\nabla R_i\|^2", typst="norm(nabla R_k - nabla R_i)^2")
+Asum = P.constant("Asum", "total weight A_i^t = sum_k alpha_ik^t", "1",
+                  latex=r"\mathcal{A}_i^t", typst="cal(A)_i^t")
+ADsum = P.constant("ADsum", "weighted gradient gaps sum_k alpha_ik^t ||grad R_k - grad R_i||^2 "
+                   "at theta_i^{t-1}", "f^2/x^2", "nonnegative",
+                   latex=r"\sum_k\alpha_{ik}^t\|\nabla R_k-\nabla R_i\|^2",
+                   typst="sum_k alpha_(i k)^t norm(nabla R_k - nabla R_i)^2")
+Valpha = P.constant("Valpha", "weighted variance sum_k (alpha_ik^t)^2 sigma_k^2", "f^2/x^2",
+                    "nonnegative", latex=r"\sum_k(\alpha_{ik}^t)^2\sigma_k^2",
+                    typst="sum_k (alpha_(i k)^t)^2 sigma_k^2")
+Vprinted = P.constant("Vprinted", "the printed variance term sigma_k^2 (alpha_ik^t)^2 of "
+                      "Lemma 1 (an index k outside any sum; read as sum_k)", "f^2/x^2",
+                      "nonnegative", latex=r"\sigma_k^2(\alpha_{ik}^t)^2",
+                      typst="sigma_k^2 (alpha_(i k)^t)^2")
+r = P.constant("r", "similarity ratio r_ik^t in [0, 1] (Definition 1)", "1", "unit_interval",
+               latex="r_{ik}^t", typst="r_(i k)^t")
+phi_r = P.constant("phi_r", "criterion value phi(r_ik^t) in [0, 1] (Definition 1)", "1",
+                   "unit_interval", latex=r"\phi(r_{ik}^t)", typst="phi(r_(i k)^t)")
+Axi = P.constant("Axi", "||A_k (xi_i - xi_k)|| for the quadratics of Property 1", "f/x",
+                 "nonnegative", latex=r"\|A_k(\xi_i-\xi_k)\|", typst="norm(A_k (xi_i - xi_k))")
+IAA = P.constant("IAA", "||I - A_k A_i^-1||_2 for the quadratics of Property 1", "1",
+                 "nonnegative", latex=r"\|I-A_kA_i^{-1}\|_2", typst="norm(I - A_k A_i^(-1))_2")
+
+CC = C**2 / (C - 1)
+"""The factor cal(C) = C^2/(C - 1) of Corollary 1."""
+
+
+def ind_ge(a: sp.Expr, b_: sp.Expr) -> sp.Expr:
+    """Indicator 1{a >= b} as a Heaviside step with H(0) = 1."""
+    return sp.Heaviside(a - b_, 1)
+
+t = P.constant("t", "iteration index t = 1, 2, ... of a step-size schedule", "1",
+               "positive_integer", latex="t", typst="t")
