@@ -813,6 +813,10 @@ def _add_run_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the tasks on a Dask cluster (tcp://HOST:8786); needs the dask "
                         "extra; --jobs is then unused")
+
+    from pflbounds.audit.command import add_audit_commands
+
+    add_audit_commands(sub, _int_at_least)
     s.add_argument("--no-cache", action="store_true",
                    help="compute every task, read and store nothing in the task cache")
     s.add_argument("--cache-dir", metavar="DIR", help=CACHE_DIR_HELP)
@@ -839,7 +843,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         # every paper loads (or its failure is named) before any command runs
-        load_papers(checks=args.command in ("check", "validate", "report"))
+        load_papers(checks=args.command in ("check", "validate", "report", "audit"))
         return int(args.func(args) or 0)
     except (CliError, HypothesisError, InputError) as e:
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
