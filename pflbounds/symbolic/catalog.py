@@ -6,7 +6,9 @@ Papers register their results when imported. The catalog finds the paper package
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+from collections.abc import Iterator
 
 from pflbounds.symbolic import loader
 from pflbounds.symbolic.result import Assumption, Result
@@ -74,6 +76,19 @@ def get(result_id: str) -> Result:
         close = difflib.get_close_matches(result_id, list(_RESULTS), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise KeyError(f"unknown result {result_id!r}{hint}") from None
+
+
+@contextlib.contextmanager
+def replaced(result: Result) -> Iterator[Result]:
+    """Serve ``result`` in place of the registered result with the same id while the block
+    runs (e.g. a mutated form, to measure whether the checks notice); the original comes back
+    afterwards, even on an error. Lookups through :func:`get` see the replacement."""
+    original = get(result.id)
+    _RESULTS[result.id] = result
+    try:
+        yield result
+    finally:
+        _RESULTS[result.id] = original
 
 
 def results(paper: str | None = None) -> list[Result]:

@@ -1,0 +1,43 @@
+"""What a paper tells the audits: its optional ``audit`` module.
+
+A paper package may hold an ``audit`` submodule (found like its ``checks`` module, never
+imported by name) with
+
+* ``TIGHTNESS``: a list of :class:`pflbounds.audit.tightness.TightnessCase`, the special cases
+  of its results that PEPit can model;
+* ``MUTANT_NOTES``: a dict of explanations of mutants that survive its checks, keyed by
+  ``"result:form:change"``, ``"result:form"`` or ``"result"``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import ModuleType
+from typing import Any
+
+from pflbounds.symbolic import catalog, loader
+
+
+def audit_module(paper: str) -> ModuleType | None:
+    """The ``audit`` module of ``paper``'s package, or None when it has none; ``KeyError``
+    for an unknown paper."""
+    papers = catalog.papers()
+    if paper not in papers:
+        raise KeyError(f"unknown paper {paper!r}; known: {', '.join(sorted(papers))}")
+    for pkg in loader.paper_packages():
+        if pkg.rsplit(".", 1)[-1] != paper:
+            continue
+        name = pkg + ".audit"
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        return importlib.import_module(name) if spec is not None else None
+    return None
+
+
+def declared(paper: str, name: str, default: Any) -> Any:
+    """``paper``'s ``audit.<name>``, or ``default``."""
+    mod = audit_module(paper)
+    return getattr(mod, name, default) if mod is not None else default

@@ -1,0 +1,147 @@
+"""Mutation audit: the operators, the classification, the recording of evaluated forms, the
+substitution, and the audit of a paper whose bounds are tight, loose, wrong and unused."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from pflbounds.audit.mutants import audit_mutants, format_table
+from pflbounds.audit.mutate import classify, direction, mutants
+from pflbounds.audit.record import FormKey, recording, substituted
+from pflbounds.cli import main
+from pflbounds.symbolic import catalog
+from pflbounds.symbolic.hidden import Otilde
+
+K = sp.Symbol("K", positive=True, integer=True)
+N = sp.Symbol("N", positive=True, integer=True)
+x, y = sp.symbols("x y", positive=True)
+
+
+POINTS = [{x: 0.3, y: 1.7, K: 3, N: 5}, {x: 0.6, y: 0.4, K: 7, N: 2}]
+
+
+def operator_of(expr, target):
+    """The operator of the mutant of ``expr`` equal to ``target`` at sample points (None if
+    there is none)."""
+    want = [complex(target.subs(p)) for p in POINTS]
+    for m in mutants(expr):
+        got = [complex(m.expr.subs(p)) for p in POINTS]
+        if np.allclose(got, want, rtol=1e-12, atol=0):
+            return m.operator
+    return None
+
+
+def test_operators_cover_factors_exponents_terms_and_logs():
+    expr = 2 * (1 - x) ** K * y + x / (4 * N) + sp.log(3 * K)
+    assert operator_of(expr, (1 - x) ** K * y + x / (4 * N) + sp.log(3 * K)) == "factor"
+    assert operator_of(expr, 2 * (1 - x) ** K * y + x / (8 * N) + sp.log(3 * K)) == "factor"
+    assert operator_of(expr, 2 * (1 - x) ** (K + 1) * y + x / (4 * N) + sp.log(3 * K)) \
+        == "exponent"  # a contraction factor
+    assert operator_of(expr, 2 * (1 - x) ** K * y + x / (4 * N**2) + sp.log(3 * K)) \
+        == "exponent"
+    assert operator_of(expr, 2 * (1 - x) ** K * y + sp.log(3 * K)) == "drop"
+    assert operator_of(expr, 2 * (1 - x) ** K * y + x / (4 * N) + sp.log(3 * K) - 1) == "log"
+    found = [m.expr for m in mutants(expr)]
+    assert expr not in found and len(set(found)) == len(found)  # distinct, no identity
+
+
+def test_constant_factors_inside_hidden_constants_are_left_alone():
+    expr = y + Otilde(3 * x / K)
+    changes = [m.change for m in mutants(expr)]
+    assert not any("3 -> " in c for c in changes)  # O(3x/K) and O(x/K) are the same claim
+    assert any("exponent of K" in c for c in changes)  # the rate inside O() is a claim
+
+
+def test_exponential_contraction_factor_and_fractional_exponent():
+    expr = sp.exp(-K * x) + 1 / sp.sqrt(N)
+    assert operator_of(expr, sp.exp(-(K + 1) * x) + 1 / sp.sqrt(N)) == "exponent"
+    assert operator_of(expr, sp.exp(-K * x) + N ** sp.Rational(-1, 4)) == "exponent"  # halved
+    assert operator_of(expr, sp.exp(-K * x) + N ** sp.Rational(1, 2)) is None  # not +-1
+
+
+@pytest.mark.parametrize(("mutant", "sign", "expected"), [
+    (x / 2, 1, "stronger"), (2 * x, 1, "weaker"), (x / 2, -1, "weaker"),
+    (x**2, 1, "mixed"), (x + 0 * y, 1, "equivalent"), (sp.log(x - 3), 1, "undefined"),
+    (x / 2, 0, "no direction"),
+])
+def test_classify(mutant, sign, expected):
+    inputs = [{"x": np.array([0.5, 2.0]), "y": np.array(1.0)}]
+    assert classify(x, mutant, inputs, sign) == expected
+
+
+def test_direction_of_results(audit_paper):
+    assert direction(catalog.get("auditpaper.tight")) == 1
+    assert direction(catalog.get("even2022.theorem1")) == -1  # a lower bound
+    assert direction(catalog.get("even2022.eq6")) == 0  # a step-size rule
+
+
+def test_recording_names_the_forms_and_inputs_and_substitution_restores(audit_paper):
+    from pflbounds.checking import registry
+    from pflbounds.running.executor import run_check
+
+    check = registry.get("auditpaper.loose")
+    key = FormKey("auditpaper.loose", "printed")
+    with recording({key.expr(): [key]}) as calls:
+        run_check(check, progress=False)
+    assert [k for k, _ in calls] == [key]
+    assert calls[0][1]["eta"] == pytest.approx(0.1) and calls[0][1]["K"].shape == (20,)
+    original = key.expr()
+    smaller = original / 4
+    with substituted(key, smaller) as used:
+        o = run_check(check, progress=False)
+        assert catalog.get("auditpaper.loose").form("printed").expr == smaller
+    assert used and o.verdict.value == "VIOLATED"
+    assert catalog.get("auditpaper.loose").form("printed").expr == original
+
+
+def test_audit_of_tight_loose_wrong_and_unused_forms(audit_paper):
+    a = audit_mutants("auditpaper", seed=0, notes={"auditpaper.loose:printed": "on purpose"})
+    rows = {(r["result"], r["form"]): r for r in a.rows()}
+    tight = rows[("auditpaper.tight", "printed")]
+    assert tight["stronger"] == tight["caught"] == 5  # an exact bound: every stronger caught
+    assert rows[("auditpaper.wrong", "printed")]["refuted"] == 5  # erratum still confirmed
+    assert rows[("auditpaper.wrong", "corrected")]["caught"] == 5
+    loose = [m for m in a.survivors if m.key.result_id == "auditpaper.loose"]
+    assert {m.change for m in loose} == {
+        "2 -> 1 in 2*Delta0*(-eta*mu + 1)**K",
+        "exponent of the contraction factor -eta*mu + 1: K -> K + 1"}
+    assert "still HOLDS, margin 1.11 (original 2.22)" in loose[0].explanation
+    assert loose[0].explanation.endswith("on purpose")
+    shown = [m for m in a.survivors if m.key.result_id == "auditpaper.shown"]
+    assert len(shown) == 5
+    assert all("the evidence its verdict reads is unchanged" in m.explanation for m in shown)
+    d = a.to_dict()
+    assert d["totals"] == {"mutants": 56, "stronger": 25, "caught": 13, "refuted": 5,
+                           "survived": 7, "detected_fraction": pytest.approx(18 / 25)}
+    text = format_table(a)
+    assert "stronger mutants caught or refuted: 18 of 25 (72.0%)" in text
+
+
+def test_audit_refuses_bad_grids_and_unknown_papers(audit_paper):
+    with pytest.raises(ValueError, match="grids must be some of"):
+        audit_mutants("auditpaper", grids=("huge",))
+    with pytest.raises(KeyError, match="no registered checks"):
+        audit_mutants("nosuchpaper")
+
+
+def test_cli_audit_mutants_writes_json(audit_paper, tmp_path, capsys):
+    assert main(["audit", "mutants", "--paper", "auditpaper", "--only", "auditpaper.loose",
+                 "--out", str(tmp_path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["totals"]["stronger"] == 5 and doc["totals"]["survived"] == 2
+    assert json.loads((tmp_path / "mutants-auditpaper.json").read_text()) == doc
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--paper", "nopaper"], "--paper 'nopaper': unknown paper"),
+    (["--paper", "auditpaper", "--grids", "huge"], "--grids 'huge': expected quick, full"),
+    (["--paper", "auditpaper", "--only", "auditpaper.nope"], "--only auditpaper.nope: not a"),
+])
+def test_cli_audit_mutants_bad_input_is_one_line(audit_paper, args, message, capsys):
+    assert main(["audit", "mutants", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
