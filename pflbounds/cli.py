@@ -801,6 +801,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="clear only stale tasks: of checks that are gone or whose code changed")
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_cache)
+
+    from pflbounds.audit.command import add_audit_commands
+
+    add_audit_commands(sub, _int_at_least)
     return p
 
 
@@ -813,10 +817,6 @@ def _add_run_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the tasks on a Dask cluster (tcp://HOST:8786); needs the dask "
                         "extra; --jobs is then unused")
-
-    from pflbounds.audit.command import add_audit_commands
-
-    add_audit_commands(sub, _int_at_least)
     s.add_argument("--no-cache", action="store_true",
                    help="compute every task, read and store nothing in the task cache")
     s.add_argument("--cache-dir", metavar="DIR", help=CACHE_DIR_HELP)
