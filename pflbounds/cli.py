@@ -672,7 +672,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     save_outcomes(outcomes, out.with_suffix(""))
     command = "pflbounds " + " ".join(sys.argv[1:]) if sys.argv[1:] else "pflbounds report"
-    report = build_report(outcomes, suite=suite_name, command=command)
+    audit = None
+    if getattr(args, "audit", None):
+        from pflbounds.reporting.audit_page import load_audit
+
+        audit = load_audit(args.audit)  # ValueError: one line naming the folder or file
+    report = build_report(outcomes, suite=suite_name, command=command, audit=audit)
     pdf = write_report(report, out)
     print(f"wrote {pdf}")
     return 0
@@ -789,6 +794,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out")
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--scheduler", metavar="ADDRESS")
+    s.add_argument("--audit", metavar="DIR",
+                   help="add the audit chapter from the files `pflbounds audit ...` wrote in DIR "
+                        "(e.g. reports/audit)")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("cache", help="show or clear the task cache")

@@ -146,8 +146,8 @@ def mutants(expr: sp.Basic) -> list[Mutant]:
     for path, node, hidden, parent in _walk(expr):
         for op, change, new in _node_mutations(node, hidden, parent, counts, not path):
             mutated = _replace(expr, path, new)
-            if mutated in seen:
-                continue
+            if mutated in seen or mutated.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                continue  # duplicates, and mutants that are not finite formulas (1/0)
             seen.add(mutated)
             out.append(Mutant(op, change, mutated))
     return out
@@ -180,7 +180,10 @@ def classify(original: sp.Basic, mutant: sp.Basic, inputs: Sequence[Mapping[str,
     """One of :data:`CLASSES` (``sign`` from :func:`direction`)."""
     if sign == 0:
         return "no direction"
-    smaller, larger, undefined = compare(original, mutant, inputs)
+    try:
+        smaller, larger, undefined = compare(original, mutant, inputs)
+    except (TypeError, ValueError, KeyError, ZeroDivisionError):  # not evaluable numerically
+        return "undefined"
     if undefined:
         return "undefined"
     if sign < 0:

@@ -99,9 +99,11 @@ def check_order(check_id: str) -> tuple:
 
 
 def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
-                 title: str | None = None) -> Report:
+                 title: str | None = None, audit: Any = None) -> Report:
     """One section per paper that has results or outcomes; errata carry their check's verdict
-    and figures when that check was run."""
+    and figures when that check was run. ``audit``: an audit chapter
+    (:func:`pflbounds.reporting.audit_page.load_audit`); the overview states how the Monte
+    Carlo verdicts control false alarms."""
     from pflbounds.checking import registry
 
     registry.load_papers()
@@ -143,5 +145,7 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
         python=sys.version.split()[0], platform=platform.platform(),
         rows=[(o.check_id, o.seed, o.config_hash) for o in outcomes], suite=suite,
     )
+    from pflbounds.reporting.audit_page import error_control_sentence
+
     return Report(title=title or f"pflbounds report: {suite or 'results'}", sections=sections,
-                  provenance=prov)
+                  provenance=prov, audit=audit, error_control=error_control_sentence(outcomes))

@@ -297,6 +297,8 @@ class _Writer:
             " An arrow marks a verdict that differs from the one the check expects.",
             "",
         )
+        if self.report.error_control:
+            self.add(escape_markup(self.report.error_control), "")
         self.add(
             "#table(",
             "  columns: (1.15fr, 1fr, auto, auto, auto, auto),",
@@ -512,6 +514,10 @@ class _Writer:
         self.overview()
         for s in self.report.sections:
             self.paper(s)
+        if self.report.audit:
+            from pflbounds.reporting.audit_page import audit_typst
+
+            self.add(*audit_typst(self.report.audit, self.stems, self.figures_dir))
         self.appendix()
         return "\n".join(self.lines) + "\n"
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "VERDICTS",
@@ -354,6 +354,10 @@ class Report:
     title: str
     sections: list[PaperSection] = field(default_factory=list)
     provenance: Provenance | None = None
+    audit: Any = None
+    """The audit chapter (:class:`pflbounds.reporting.audit_page.AuditPage`), or None."""
+    error_control: str = ""
+    """How the Monte Carlo verdicts control false alarms: one sentence for the overview."""
 
     def all_verdicts(self) -> list[tuple[PaperSection, VerdictRow]]:
         """Every verdict row with its section, in report order."""

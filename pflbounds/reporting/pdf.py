@@ -131,6 +131,9 @@ def write_report(report: Report, out_pdf: Path | str) -> Path:
     stems = plan_figures(report)
     plots = [p for s in report.sections for v in s.verdicts for p in v.plots]
     plots += [p for s in report.sections for e in s.errata for p in e.plots]
+    if report.audit:
+        plots += report.audit.plots
+        stems.update({id(p): p.name for p in report.audit.plots})
     if plots:
         fig_dir.mkdir(exist_ok=True)
     for plot in plots:

@@ -1,0 +1,286 @@
+"""The audit page of a report, and the overview's sentence on Monte Carlo error control.
+
+The page is built from the JSON files the ``pflbounds audit`` commands write into an audit
+folder (``mutants-PAPER.json``, ``tightness-PAPER.json``, ``false-alarms-SUITE.json``):
+
+* checker power: per result and form, the mutants, the stronger ones, how many the checks
+  caught or still refute, and every survivor with its formula and why it survived;
+* false alarms: per Monte Carlo check the observed rate of false VIOLATED verdicts, and the
+  share of suite runs with any, under per-check and suite-level correction;
+* tightness: the encoded bound beside PEPit's worst case, with the ratio plotted against K.
+
+Nothing here imports the audits themselves: the page reads their plain JSON documents.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pflbounds.reporting.escape import escape_markup, typst_string
+from pflbounds.reporting.model import PlotSpec, Series
+
+__all__ = ["AuditPage", "audit_typst", "error_control_sentence", "load_audit",
+           "tightness_plot"]
+
+
+@dataclass
+class AuditPage:
+    """The audit documents of a report and the figures drawn from them."""
+
+    mutants: list[dict[str, Any]] = field(default_factory=list)
+    tightness: list[dict[str, Any]] = field(default_factory=list)
+    false_alarms: list[dict[str, Any]] = field(default_factory=list)
+    plots: list[PlotSpec] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.mutants or self.tightness or self.false_alarms)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise ValueError(f"audit file {path} cannot be read ({e}); run the audit again") \
+            from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"audit file {path} does not hold an audit document")
+    return doc
+
+
+def load_audit(folder: str | Path) -> AuditPage:
+    """The audit documents found in ``folder``; ``ValueError`` naming a missing folder, a
+    folder without audit files, or an unreadable file."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"audit folder {str(folder)!r} does not exist; `pflbounds audit "
+                         "mutants|tightness|false-alarms` writes it (default reports/audit)")
+    page = AuditPage(
+        mutants=[_read(p) for p in sorted(folder.glob("mutants-*.json"))],
+        tightness=[_read(p) for p in sorted(folder.glob("tightness-*.json"))],
+        false_alarms=[_read(p) for p in sorted(folder.glob("false-alarms-*.json"))],
+    )
+    if not page:
+        raise ValueError(f"audit folder {str(folder)!r} holds no audit file (mutants-*.json, "
+                         "tightness-*.json, false-alarms-*.json)")
+    page.plots = [tightness_plot(d) for d in page.tightness]
+    return page
+
+
+def _fnum(v: Any) -> float:
+    return float(v) if v is not None else float("nan")
+
+
+def tightness_plot(doc: Mapping[str, Any]) -> PlotSpec:
+    """bound / PEPit worst case against K, one curve per form and (mu, L, eta)."""
+    series = []
+    for case in doc.get("cases", []):
+        groups: dict[tuple, list[dict]] = {}
+        for r in case.get("rows", []):
+            groups.setdefault((r["form"], r["mu"], r["L"], r["eta"]), []).append(r)
+        for (form, mu, L, eta), rows in groups.items():
+            rows.sort(key=lambda r: r["K"])
+            series.append(Series(label=f"{form}, mu={mu:g}, L={L:g}, eta={eta:.3g}",
+                                 x=[r["K"] for r in rows], y=[_fnum(r["ratio"]) for r in rows],
+                                 style="measured"))
+    results = ", ".join(c["result"] for c in doc.get("cases", []))
+    return PlotSpec(kind="curves", title=f"{results}: encoded bound / PEPit worst case",
+                    xlabel="K (iterations)", ylabel="bound / worst case", logy=True,
+                    series=series, name=f"audit-tightness-{doc.get('paper', 'paper')}",
+                    caption=f"Tightness of {results} against the exact worst case of its "
+                            "method (PEPit): 1 is tight, larger is looser")
+
+
+# ---------------------------------------------------------------------------------------
+# The overview sentence
+
+
+def _config(o: Any) -> Mapping[str, Any]:
+    cfg = getattr(o, "config", None)
+    return cfg if isinstance(cfg, Mapping) else {}
+
+
+def _engine(o: Any) -> str:
+    return str(_config(o).get("engine", ""))
+
+
+def error_control_sentence(outcomes: Iterable[Any]) -> str:
+    """How the Monte Carlo verdicts of a run control false alarms, with the family-wise
+    level (empty when the run has no Monte Carlo check)."""
+    mc = [o for o in outcomes if _engine(o) == "mc"]
+    if not mc:
+        return ""
+    holm = [_config(o)["multiplicity"] for o in mc
+            if isinstance(_config(o).get("multiplicity"), Mapping)]
+    if holm:
+        h = holm[0]
+        return (f"Monte Carlo verdicts are corrected over the whole suite (Holm's step-down "
+                f"procedure over its {h['comparisons']} comparisons in {h['checks']} checks, "
+                f"the level shared equally among the checks): the probability of a false "
+                f"VIOLATED anywhere in the suite is at most {100 * h['family_level']:.3g}% "
+                "(the family-wise level).")
+    levels = [1.0 - float(_config(o).get("confidence", 0.99)) for o in mc]
+    total = min(1.0, sum(levels))
+    return (f"Each of the {len(mc)} Monte Carlo checks corrects only its own comparisons "
+            f"(Bonferroni at {100 * max(levels):.3g}% per check): the probability of a false "
+            f"VIOLATED somewhere in the suite can reach {100 * total:.3g}% (the family-wise "
+            "level); `validate` without --per-check corrects over the whole suite.")
+
+
+# ---------------------------------------------------------------------------------------
+# Typst
+
+
+def _s(text: str) -> str:
+    return typst_string(str(text))
+
+
+def _m(text: Any) -> str:
+    return f"[{escape_markup(str(text))}]"
+
+
+def _ident(text: str) -> str:
+    return f"#ident({_s(text)})"
+
+
+def _g(v: Any, digits: int = 4) -> str:
+    if v is None:
+        return "—"
+    f = float(v)
+    return f"{f:.{digits}g}"
+
+
+def _short(text: str, width: int = 110) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _table(columns: str, align: str, header: Sequence[str], rows: Iterable[Sequence[str]]
+           ) -> list[str]:
+    out = ["#table(", f"  columns: {columns},", f"  align: {align},",
+           "  table.header(" + ", ".join(f"[*{escape_markup(h)}*]" for h in header) + "),"]
+    out += ["  " + ", ".join(r) + "," for r in rows]
+    out += [")", ""]
+    return out
+
+
+def _mutants(doc: Mapping[str, Any]) -> list[str]:
+    t = doc["totals"]
+    frac = t.get("detected_fraction")
+    lines = [
+        f"== Checker power: {escape_markup(doc['paper'])}",
+        "",
+        escape_markup(
+            f"Every form that a check evaluates was mutated ({t['mutants']} mutants: constant "
+            "factors times 1/2 and 1/10, exponents of counts and contraction factors +-1, "
+            "terms dropped, log arguments divided by e) and each mutant classified on the "
+            "inputs the checks used. The stronger mutants (a bound that claims more) were run "
+            f"through the checks with the mutant in place of the form (grids: {doc['grids']}, "
+            f"seed {doc['seed']}). Caught: some verdict differs from its expectation; "
+            "refuted: the erratum check of a form it expects to fail still refutes the "
+            f"mutant. {t['caught'] + t['refuted']} of {t['stronger']} stronger mutants were "
+            f"caught or refuted" + ("" if frac is None else f" ({100 * frac:.1f}%)") + "."),
+        "",
+    ]
+    rows = []
+    for r in doc["rows"]:
+        form = r["form"] + (f":{r['part']}" if r.get("part") else "")
+        if not r.get("bound", True):
+            counts = ["[—]"] * 4
+        else:
+            counts = [_m(r["stronger"]), _m(r["caught"] + r["refuted"]), _m(r["survived"]),
+                      _m(r["weaker"])]
+        checks = ", ".join(c.split(".", 1)[-1] for c in r["checks"])
+        rows.append([f"[{_ident(r['result'])} ({escape_markup(form)})]", _m(r["mutants"]),
+                     *counts, _m(checks)])
+    lines += _table("(1.5fr, auto, auto, auto, auto, auto, 1fr)",
+                    "(left, right, right, right, right, right, left)",
+                    ("Result (form)", "Mutants", "Stronger", "Caught", "Survived", "Weaker",
+                     "Checks"), rows)
+    if doc.get("survivors"):
+        lines += [f"=== Survivors ({len(doc['survivors'])})", "",
+                  escape_markup("Grouped by form and by what the checks showed; each mutant "
+                                "with its change and formula (in full in the audit's JSON)."),
+                  ""]
+        groups: dict[tuple[str, str, str], list[dict]] = {}
+        for m in doc["survivors"]:
+            groups.setdefault((m["result"], m["form"], m["explanation"]), []).append(m)
+        for (rid, form, why), ms in groups.items():
+            lines.append(f"- {_ident(rid)} ({escape_markup(form)}): #muted[{escape_markup(why)}]")
+            for m in ms:
+                lines.append(f"  - {escape_markup(m['change'])}: "
+                             f"#text(size: 7.5pt, raw({_s(_short(m['formula']))}))")
+        lines.append("")
+    if doc.get("not_evaluated"):
+        lines += [escape_markup("Named by checks but never evaluated by them (their rate, "
+                                "scaling or identity comparisons do not use the form's value, "
+                                "so no mutant can change them): " + "; ".join(
+            f"{d['result']} ({d['form']}): {', '.join(d['checks'])}"
+            for d in doc["not_evaluated"])), ""]
+    return lines
+
+
+def _false_alarms(doc: Mapping[str, Any]) -> list[str]:
+    lines = [
+        f"== False alarms: suite {escape_markup(doc['suite'])}",
+        "",
+        escape_markup(
+            f"The {len(doc['checks'])} Monte Carlo checks of true bounds ran {doc['runs']} "
+            f"times with independent seeds. Runs with a false VIOLATED: "
+            f"{doc['any_per_check']} ({100 * doc['rate_per_check']:.3g}%) with each check "
+            f"corrected on its own, {doc['any_holm']} ({100 * doc['rate_holm']:.3g}%) with the "
+            f"suite-level Holm correction, against the family-wise level "
+            f"{100 * doc['family_level']:.3g}% (binomial limit {doc['limit']} of {doc['runs']}: "
+            + ("within" if doc["within"] else "exceeded") + ")."),
+        "",
+    ]
+    rows = []
+    for c in doc["checks"]:
+        lo, hi = c["rate_95"]
+        rows.append([f"[{_ident(c['check'])}]", _m(c["runs"]), _m(c["violated"]),
+                     _m(f"{c['rate']:.3f} [{lo:.3f}, {hi:.3f}]"), _m(c["violated_holm"]),
+                     _m(c["inconclusive_holm"])])
+    lines += _table("(1.4fr, auto, auto, auto, auto, auto)",
+                    "(left, right, right, right, right, right)",
+                    ("Check", "Runs", "VIOLATED", "Rate (95%)", "VIOLATED (Holm)",
+                     "INCONCLUSIVE (Holm)"), rows)
+    return lines
+
+
+def _tightness(doc: Mapping[str, Any], plot: PlotSpec | None, stems: Mapping[int, str],
+               figures_dir: str) -> list[str]:
+    lines = [f"== Tightness against PEPit: {escape_markup(doc['paper'])}", ""]
+    for case in doc.get("cases", []):
+        lines += [escape_markup(
+            f"{case['result']}: {case['title']}. Worst case by PEPit ({doc['solver']} through "
+            f"cvxpy); a number whose relative duality gap exceeds {doc['max_gap']:g} is "
+            f"refused. Verdict: {doc['verdict']}."), ""]
+        rows = [[_m(r["form"]), _m(_g(r["mu"])), _m(_g(r["L"])), _m(_g(r["eta"])), _m(r["K"]),
+                 _m(_g(r["bound"], 5)), _m(_g(r["worst"], 5)), _m(_g(r["ratio"])),
+                 _m(f"{r['relative_gap']:.1e}"), _m(r["verdict"])]
+                for r in case.get("rows", [])]
+        lines += _table("(auto,) * 10", "(left,) + (right,) * 8 + (left,)",
+                        ("Form", "mu", "L", "eta", "K", "Bound", "Worst case", "Ratio",
+                         "Gap", "Verdict"), rows)
+    if plot is not None and id(plot) in stems:
+        stem = stems[id(plot)]
+        lines += ["#figure(", f"  image({_s(f'{figures_dir}/{stem}.svg')}, width: 100%),",
+                  f"  caption: [{escape_markup(plot.caption)}. #muted[Data: "
+                  f"#raw({_s(f'{figures_dir}/{stem}.csv')}).]],", ")", ""]
+    return lines
+
+
+def audit_typst(page: AuditPage, stems: Mapping[int, str], figures_dir: str = "figures"
+                ) -> list[str]:
+    """The Typst lines of the audit chapter (the report's preamble defines ``ident`` and
+    ``muted``); ``stems`` maps ``id(plot)`` of :attr:`AuditPage.plots` to their files."""
+    lines = ["#heading(numbering: none)[Audits: how much to trust a verdict] <audits>", ""]
+    for doc in page.mutants:
+        lines += _mutants(doc)
+    for doc in page.false_alarms:
+        lines += _false_alarms(doc)
+    for doc, plot in zip(page.tightness, page.plots, strict=False):
+        lines += _tightness(doc, plot, stems, figures_dir.rstrip("/"))
+    return lines

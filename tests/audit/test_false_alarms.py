@@ -1,0 +1,106 @@
+"""False alarms: Monte Carlo checks of true bounds over many seeds, per-check and suite-level.
+
+The least favourable true bound is one that the expectation meets exactly: each comparison
+then says VIOLATED with probability alpha. Ten such checks corrected one by one (1% each)
+raise a false alarm in about 10% of suite runs; the suite-level Holm correction keeps it
+near 1%. The 200-seed runs (the quick suite's own Monte Carlo checks, and the planted
+boundary suite) are slow-marked."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pflbounds.audit.false_alarms import binomial_limit, false_alarms, format_table
+from pflbounds.checking import Check, CheckKind, Verdict, mc_block
+from pflbounds.cli import main
+from pflbounds.running.suite import Suite, SuiteEntry, load_suite
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def at_the_bound(p: Mapping[str, Any], n: int, ss: np.random.SeedSequence) -> dict:
+    """x ~ N(1, 1): E[x] = 1 = the bound, a true bound that the mean meets exactly."""
+    x = 1.0 + np.random.default_rng(ss).standard_normal((n, 1))
+    return {"ks": np.array([1.0]), **mc_block(x), "bound": np.array([1.0])}
+
+
+def boundary_suite(m: int = 10) -> Suite:
+    checks = [Check(f"fa.b{i}", "at the bound", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+                    at_the_bound, grid=({"i": i},), engine="mc", replicas=60, block_size=60)
+              for i in range(m)]
+    planted = Check("fa.expected_violation", "left out", CheckKind.BOUND_HOLDS,
+                    Verdict.VIOLATED, at_the_bound, grid=({},), engine="mc", replicas=60)
+    return Suite("boundary", "", 0, "full",
+                 tuple(SuiteEntry(c, None, False, c.id) for c in [*checks, planted]))
+
+
+def test_binomial_limit_matches_the_binomial_tail():
+    def tail(c, n, p):  # P(X > c)
+        return sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(c + 1, n + 1))
+
+    for n, p in ((200, 0.01), (30, 0.01), (200, 0.1)):
+        c = binomial_limit(n, p)
+        assert tail(c, n, p) <= 1e-3 < tail(c - 1, n, p)
+
+
+def test_boundary_suite_per_check_against_holm():
+    fa = false_alarms(boundary_suite(), range(40))
+    assert fa.excluded == ["fa.expected_violation"]
+    assert [c.runs for c in fa.checks] == [40] * 10
+    assert fa.any_holm <= fa.any_per_check  # Holm never rejects more here
+    per = sum(c.violated for c in fa.checks)
+    assert per == fa.any_per_check >= 2  # ~10% of runs: one check at a time
+    assert fa.any_holm <= binomial_limit(40, 0.01)
+    text = format_table(fa)
+    assert "runs with a false VIOLATED: per-check correction" in text
+    assert "left out (expects a verdict other than HOLDS): fa.expected_violation" in text
+
+
+def test_a_suite_without_monte_carlo_checks_is_refused():
+    exact = Check("fa.exact", "exact", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+                  lambda p, n, ss: {"ks": np.array([1.0]), "mean": np.array([0.5]),
+                                    "bound": np.array([1.0])}, grid=({},))
+    with pytest.raises(ValueError, match="no Monte Carlo check of a true bound"):
+        false_alarms(Suite("x", "", 0, "full", (SuiteEntry(exact, None, False, "x"),)), [0])
+
+
+def test_cli_false_alarms_on_a_suite_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    suite = tmp_path / "p1mc.toml"
+    suite.write_text('name = "p1mc"\nseed = 1\ngrid = "quick"\n[[checks]]\n'
+                     'id = "even2022.P1_mc"\nreplicas = 200\n')
+    assert main(["audit", "false-alarms", str(suite), "--seeds", "3", "--out",
+                 str(tmp_path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["runs"] == 3 and doc["checks"][0]["check"] == "even2022.P1_mc"
+    assert doc["any_holm"] == 0 and doc["within"]
+    assert (tmp_path / "false-alarms-p1mc.json").is_file()
+    assert main(["audit", "false-alarms", "nosuchsuite"]) == 2
+    assert "suite 'nosuchsuite' not found" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_boundary_suite_200_seeds_per_check_exceeds_the_level_and_holm_does_not():
+    fa = false_alarms(boundary_suite(), range(200), jobs=2)
+    limit = binomial_limit(200, 0.01)
+    assert fa.any_per_check > limit  # about 1 - 0.99^10 = 9.6% of runs
+    assert fa.any_holm <= limit
+
+
+@pytest.mark.slow
+def test_quick_suite_monte_carlo_checks_200_seeds_within_the_binomial_limit():
+    """Every Monte Carlo check of the quick suite, and its true bound, under 200 seeds: the
+    runs with any false VIOLATED (suite-level Holm) stay within the binomial limit of the
+    family-wise level, and each check's own rate within the limit of its level."""
+    fa = false_alarms(load_suite(ROOT / "validation" / "quick.toml"), range(200), jobs=2)
+    assert fa.within, format_table(fa)
+    for c in fa.checks:
+        assert c.errors == 0, c.check_id
+        assert c.violated <= binomial_limit(200, c.level), format_table(fa)
