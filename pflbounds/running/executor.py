@@ -65,6 +65,19 @@ def terminate_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+@contextlib.contextmanager
+def single_blas_thread() -> Iterator[None]:
+    """One BLAS (and OpenMP) thread in this process for the duration of a run.
+
+    Some reductions give other bits with another number of BLAS threads; workers run with one
+    (:mod:`pflbounds.running.workers`), and so does a serial run, so that evidence is bitwise
+    the same for every ``--jobs`` and scheduler."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        yield
+
+
 def _lookup(t: Task, checks: Mapping[str, Check] | None) -> Check | None:
     if checks is not None and t.check_id in checks:
         return checks[t.check_id]
@@ -92,6 +105,19 @@ def _verified(r: TaskResult, expected: str | None) -> TaskResult:
                "workers; the result was discarded")
     r.evidence = None
     return r
+
+
+def _store(cache: TaskCache, key: tuple[str, str], r: TaskResult, stats: RunStats) -> None:
+    """Put a result in the cache; after a first failure (a full disk), warn once and stop."""
+    if stats.cache_errors:
+        return
+    try:
+        cache.put(key[0], r, key[1])
+    except OSError as exc:
+        stats.cache_errors.append(str(exc))
+        print(f"pflbounds: warning: cannot write to the task cache {cache.root} "
+              f"({exc.strerror or exc}); the run goes on without storing tasks",
+              file=sys.stderr)
 
 
 def execute(
@@ -137,25 +163,20 @@ def execute(
     bar = Progress(progress)
     bar.start(tasks, cached)
     try:
-        for i, r in _backend(todo, jobs, scheduler):
-            if "installation" in r.meta:
-                cid = r.task.check_id
-                if cid not in expected:
-                    c = resolved[cid] if cid in resolved else _lookup(r.task, checks)
-                    expected[cid] = None if c is None else installation_hash(c)
-                r = _verified(r, expected[cid])
-            results[i] = r
-            stats.computed += 1
-            stats.failed += 0 if r.ok else 1
-            if r.ok and cache is not None and i in keys and not stats.cache_errors:
-                try:
-                    cache.put(keys[i][0], r, keys[i][1])
-                except OSError as exc:
-                    stats.cache_errors.append(str(exc))
-                    print(f"pflbounds: warning: cannot write to the task cache {cache.root} "
-                          f"({exc.strerror or exc}); the run goes on without storing tasks",
-                          file=sys.stderr)
-            bar.update(r.task, r.ok)
+        with single_blas_thread():
+            for i, r in _backend(todo, jobs, scheduler):
+                if "installation" in r.meta:
+                    cid = r.task.check_id
+                    if cid not in expected:
+                        c = resolved[cid] if cid in resolved else _lookup(r.task, checks)
+                        expected[cid] = None if c is None else installation_hash(c)
+                    r = _verified(r, expected[cid])
+                results[i] = r
+                stats.computed += 1
+                stats.failed += 0 if r.ok else 1
+                if r.ok and cache is not None and i in keys:
+                    _store(cache, keys[i], r, stats)
+                bar.update(r.task, r.ok)
     finally:
         bar.close()
     stats.seconds = time.perf_counter() - t0

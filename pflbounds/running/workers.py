@@ -3,8 +3,9 @@
 * **One BLAS thread per worker.** Two workers on two cores, each with a BLAS pool of two
   threads, oversubscribe the machine and run barely faster than one. Workers limit every BLAS
   and OpenMP pool to one thread (threadpoolctl, plus the usual environment variables for
-  libraries loaded later). Tests compare ``--jobs 1`` (the parent's own BLAS pool) and
-  ``--jobs 2`` bitwise.
+  libraries loaded later). A serial run pins its own process the same way
+  (:func:`pflbounds.running.executor.single_blas_thread`): some reductions give other bits
+  with another number of BLAS threads, and evidence must not depend on ``--jobs``.
 * **No orphans.** A local worker watches the process that started it and exits as soon as
   that process is gone (killed by SIGKILL, say), instead of idling for minutes.
 * **Provenance.** A worker returns, with each result, where it ran and the hash of its

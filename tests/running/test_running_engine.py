@@ -198,3 +198,24 @@ def test_per_agent_evidence_names_the_violating_entry(toys):
     assert o.verdict is Verdict.VIOLATED and "entry (2,)" in o.detail
     assert "Bonferroni over 28" in o.detail
     assert o.evidence[0]["lo"].shape == (4, 7)
+
+
+def _blas_threads(params, n, ss):
+    """Exact toy evidence, with the BLAS pool size seen by the task as extra evidence."""
+    from threadpoolctl import threadpool_info
+
+    pools = [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+    return {**toy_checks.exact_curve(params, n, ss), "blas_threads": np.array(max(pools))}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_tasks_run_with_one_blas_thread(toys, jobs):
+    """Serial runs and local workers alike: one BLAS thread, whatever the machine's default,
+    so that evidence does not depend on --jobs; the parent gets its pool back afterwards."""
+    from threadpoolctl import threadpool_info
+
+    before = [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+    c = dataclasses.replace(toys["toy.exact_true"], id="unit.blas", simulate=_blas_threads)
+    o = run_check(c, jobs=jobs, progress=False)
+    assert [int(p["blas_threads"]) for p in o.evidence] == [1, 1]
+    assert [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"] == before
