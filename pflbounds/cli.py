@@ -847,11 +847,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
     # sympy and the papers load only now: --help, --version and usage errors stay fast
     from pflbounds.symbolic.evaluate import HypothesisError, InputError
-    from pflbounds.symbolic.loader import PaperLoadError, load_papers
+    from pflbounds.symbolic.loader import PaperLoadError, load_for_result, load_papers
 
     try:
-        # every paper loads (or its failure is named) before any command runs
-        load_papers(checks=args.command in ("check", "validate", "report", "audit"))
+        # every paper loads (or its failure is named) before any command runs; eval and
+        # solve, about one result, load only its paper (a fast start)
+        if args.command in ("eval", "solve"):
+            load_for_result(args.result_id)
+        else:
+            load_papers(checks=args.command in ("check", "validate", "report", "audit"))
         return int(args.func(args) or 0)
     except (CliError, HypothesisError, InputError) as e:
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)

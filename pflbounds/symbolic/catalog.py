@@ -69,7 +69,11 @@ def load_papers() -> None:
 
 
 def get(result_id: str) -> Result:
-    load_papers()
+    if result_id in _RESULTS:
+        return _RESULTS[result_id]
+    loader.load_for_result(result_id)
+    if result_id not in _RESULTS:
+        load_papers()  # every paper, for the suggestions
     try:
         return _RESULTS[result_id]
     except KeyError:

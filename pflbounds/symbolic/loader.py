@@ -113,6 +113,25 @@ def load_papers(*, checks: bool = False) -> list[str]:
     return sorted(_LOADED)
 
 
+def load_paper(paper_id: str, *, checks: bool = False) -> bool:
+    """Import only the package of ``paper_id`` (the last component of its module name), and
+    its ``checks`` module with ``checks``. Returns False when no paper package has that id.
+    A fast start for commands about one result (``eval``, ``solve``)."""
+    names = [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]
+    for name in names:
+        _import(name)
+        if checks and importlib.util.find_spec(name + ".checks") is not None:
+            _import(name + ".checks")
+    return bool(names)
+
+
+def load_for_result(result_id: str) -> None:
+    """Load the paper a result id names, or every paper when it names none (so that an
+    unknown id can be answered with suggestions)."""
+    if not load_paper(result_id.split(".", 1)[0]):
+        load_papers()
+
+
 def load_failures() -> dict[str, str]:
     """Modules that failed to import, with the last line of their error."""
     return dict(_FAILED)

@@ -78,3 +78,29 @@ def test_paper_packages_lists_the_extra_ones_after_the_builtin(extra_paper):
     extra_paper("toypaper")
     names = loader.paper_packages()
     assert names.index("pflbounds.papers.even2022") < names.index("toypaper")
+
+
+def test_eval_loads_only_the_paper_of_its_result(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from pflbounds.cli import main; "
+        "rc = main(['eval', 'even2022.eq7', 'mu=1', 'L=2', 'K=100', 'DeltaLam0=1', "
+        "'sigma2=1', 'SumLam2=2', 'N=2']); "
+        "others = [m for m in sys.modules if m.startswith('pflbounds.papers.') "
+        "and not m.startswith('pflbounds.papers.even2022')]; "
+        "print(rc, others)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, check=True).stdout.strip().splitlines()[-1]
+    assert out == "0 []"
+
+
+def test_eval_of_a_sound_paper_works_beside_a_broken_one(extra_paper, capsys):
+    extra_paper("brokenpaper")
+    assert main(["eval", "even2022.eq7", "mu=1", "L=2", "K=100", "DeltaLam0=1", "sigma2=1",
+                 "SumLam2=2", "N=2"]) == 0
+    capsys.readouterr()
+    assert main(["eval", "brokenpaper.x", "mu=1"]) == 2
+    assert "paper 'brokenpaper' failed to load" in capsys.readouterr().err
