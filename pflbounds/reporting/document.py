@@ -4,13 +4,17 @@ Layout:
 
 1. title page: title, date, version, suite, the verdict summary and the contents;
 2. overview: every verdict of every paper in one table;
-3. one chapter per paper: assumptions, results (each form as display math), the verdict
-   table with its figures, and the errata with their evidence;
-4. appendix: provenance (version, command, platform, seeds and config hashes, figure data).
+3. one chapter per paper: assumptions, results (each form as display math; the meaning of
+   hidden-constant markers said once), the verdict table with each check's details, figures
+   and value tables, and the errata, each with its finding and a reference to the figures of
+   the check that demonstrates it;
+4. appendix: provenance (the ``validate`` command that made the data, the ``report`` command,
+   version, platform, seeds and config hashes).
 
-Prose is escaped with :func:`~pflbounds.reporting.escape.escape_markup`; identifiers and
-verdicts are passed to Typst helper functions as string literals, so they appear verbatim in
-the ``.typ`` source; math fields are inserted as Typst math.
+Prose is typeset with :func:`~pflbounds.reporting.plainmath.to_typst` (notation as math, the
+rest escaped); identifiers and verdicts are passed to Typst helper functions as string
+literals, so they appear verbatim in the ``.typ`` source and copy cleanly from the PDF; math
+fields are inserted as Typst math. Every verdict is shown with the verdict its check expects.
 """
 
 from __future__ import annotations
@@ -27,14 +31,23 @@ from pflbounds.reporting.model import (
     PlotSpec,
     Report,
     ResultBlock,
+    ValueTable,
     VerdictRow,
 )
+from pflbounds.reporting.numbers import round_numbers
+from pflbounds.reporting.plainmath import to_typst
 
 __all__ = ["build_document", "format_margin", "format_replicas"]
 
 _MAX_LISTED = 12  # unexpected verdicts listed by name on the title page
 
-_FORM_LABELS = {"printed": "Printed", "explicit": "Explicit", "corrected": "Corrected"}
+_FORM_LABELS = {"printed": "Printed", "explicit": "Explicit", "corrected": "Corrected",
+                "proof": "Proof"}
+
+HIDDEN_SENTENCE = (
+    "evaluated with the hidden constant set to 1 and no hidden logarithm (the value then says "
+    "so)"
+)
 
 # Page setup and helper functions used by the generated body.
 _PREAMBLE = r"""
@@ -43,6 +56,8 @@ _PREAMBLE = r"""
   VIOLATED: rgb("#c62828"),
   INCONCLUSIVE: rgb("#a15c00"),
   CONFIRMED: rgb("#1f5fbf"),
+  DEMONSTRATED: rgb("#1f5fbf"),
+  "NOT DEMONSTRATED": rgb("#c62828"),
 )
 #let badge(v) = {
   let c = verdict-colors.at(v, default: rgb("#616161"))
@@ -52,13 +67,13 @@ _PREAMBLE = r"""
     text(font: "DejaVu Sans", size: 6.8pt, weight: "bold", fill: c.darken(15%), v),
   )
 }
-#let ident(s) = text(
-  font: "DejaVu Sans Mono", size: 0.8em,
-  s.replace(".", ".\u{200B}").replace("_", "_\u{200B}").replace("-", "-\u{200B}"),
-)
-#let unexpected(expected) = text(size: 7.5pt, fill: rgb("#c62828"), weight: "bold")[
-  #sym.arrow.r.double expected #expected
-]
+#let verdict(v, expected) = if v == expected {
+  box[#badge(v)#h(0.25em)#text(size: 6.8pt, fill: luma(95))[(expected)]]
+} else {
+  box[#badge(v)#h(0.25em)#text(size: 6.8pt, fill: rgb("#c62828"), weight: "bold")[
+    #sym.arrow.r.double expected #expected]]
+}
+#let ident(s) = text(font: "DejaVu Sans Mono", size: 0.8em, hyphenate: false, s)
 #let muted(body) = text(size: 8.5pt, fill: luma(90), body)
 // A display equation that fits the text width: shrunk a little if slightly too wide,
 // otherwise set as a display-style inline equation, which Typst breaks at + and relations.
@@ -75,17 +90,13 @@ _PREAMBLE = r"""
     math.equation(block: false, math.display(eq.body))
   }
 })
-#let form(label, eq, note: none, hidden: ()) = block(breakable: false, above: 0.9em, below: 0.9em)[
+#let form(label, eq, note: none) = block(breakable: false, above: 0.9em, below: 0.9em)[
   #grid(
     columns: (6.2em, 1fr), column-gutter: 0.6em, align: (left + horizon, center + horizon),
     text(size: 8.5pt, weight: "bold", fill: luma(70), upper(label)),
     fitmath(eq),
   )
-  #if note != none or hidden.len() > 0 {
-    let lines = if note != none { (note,) } else { () }
-    lines += hidden.map(h => [Hidden constant: #h])
-    pad(left: 6.8em, muted(lines.join(linebreak())))
-  }
+  #if note != none { pad(left: 6.8em, muted(note)) }
 ]
 #let erratum-box(body) = block(
   width: 100%, inset: (left: 8pt, y: 6pt, right: 6pt), stroke: (left: 2pt + rgb("#1f5fbf")),
@@ -95,14 +106,14 @@ _PREAMBLE = r"""
 
 
 def format_margin(margin: float | None) -> str:
-    """A margin (bound / measured) for tables: 3 significant digits, ``—`` when absent."""
+    """A margin (bound / measured) for tables: 4 significant digits, ``—`` when absent."""
     if margin is None:
         return "—"
     if margin != margin:  # NaN
         return "n/a"
     if margin in (float("inf"), float("-inf")):
         return "∞" if margin > 0 else "−∞"
-    return f"{margin:.3g}"
+    return f"{margin:.4g}"
 
 
 def format_replicas(replicas: int | None) -> str:
@@ -116,8 +127,8 @@ def _count(n: int, singular: str, plural: str | None = None) -> str:
 
 
 def _header(*cols: str) -> str:
-    """A repeated, bold table header row."""
-    return "table.header(" + ", ".join(f"[*{escape_markup(c)}*]" for c in cols) + ")"
+    """A repeated, bold table header row (cells in plain notation)."""
+    return "table.header(" + ", ".join(f"[*{to_typst(c)}*]" for c in cols) + ")"
 
 
 def _s(text: str) -> str:
@@ -125,9 +136,9 @@ def _s(text: str) -> str:
     return typst_string(str(text))
 
 
-def _m(text: str) -> str:
-    """Content block of escaped prose."""
-    return f"[{escape_markup(text)}]"
+def _t(text: str) -> str:
+    """Prose in plain notation as Typst markup, numbers to 4 significant digits."""
+    return to_typst(round_numbers(str(text)))
 
 
 def _ident(text: str) -> str:
@@ -138,11 +149,13 @@ def _badge(verdict: str) -> str:
     return f"#badge({_s(verdict)})"
 
 
-def _verdict_cell(row: VerdictRow) -> str:
-    cell = _badge(row.verdict)
-    if not row.as_expected:
-        cell += f" #unexpected({_s(row.expected)})"
-    return f"[{cell}]"
+def _verdict(verdict: str, expected: str) -> str:
+    return f"#verdict({_s(verdict)}, {_s(expected)})"
+
+
+def _sentence(markup: str) -> str:
+    markup = markup.rstrip()
+    return markup if not markup or markup[-1] in ".!?)$" else markup + "."
 
 
 class _Writer:
@@ -154,8 +167,10 @@ class _Writer:
         self.figures_dir = figures_dir.rstrip("/")
         self.lines: list[str] = []
         self.labels: set[str] = set()
+        self.rows = {v.check_id: v for _, v in report.all_verdicts()}
         # Checks with a details block get a label; the overview links to it.
-        self.check_targets = {v.check_id for _, v in report.all_verdicts() if v.detail or v.plots}
+        self.check_targets = {v.check_id for v in self.rows.values()
+                              if v.detail or v.plots or v.tables}
 
     def _label(self, kind: str, ident: str) -> str:
         """`` <label>`` the first time a label is used, else nothing (labels must be unique)."""
@@ -186,7 +201,9 @@ class _Writer:
             "#show table: set par(justify: false)",
             "#set table.cell(breakable: false)",
             "#show figure.caption: set text(size: 8.5pt)",
+            "#show figure.caption: set par(justify: false)",
             "#show figure: set block(breakable: false)",
+            "#show figure.where(kind: table): set figure.caption(position: top)",
             '#set page(paper: "a4", margin: (x: 2cm, top: 2.2cm, bottom: 2.2cm),',
             "  header: context { if counter(page).get().first() > 1 {",
             "    set text(size: 8pt, fill: luma(110))",
@@ -233,12 +250,17 @@ class _Writer:
 
     def summary(self) -> None:
         rows = self.report.all_verdicts()
-        counts = Counter(v.verdict for _, v in rows)
+        counts = Counter((v.verdict, v.as_expected) for _, v in rows)
         unexpected = [(s, v) for s, v in rows if not v.as_expected]
         n_results = sum(len(s.results) for s in self.report.sections)
         n_errata = sum(len(s.errata) for s in self.report.sections)
-        order = [v for v in VERDICTS if v in counts] + sorted(set(counts) - set(VERDICTS))
-        badges = " #h(0.8em) ".join(f"{_badge(v)} {counts[v]}" for v in order) or "no checks"
+        rank = {v: k for k, v in enumerate(VERDICTS)}
+        order = sorted(counts, key=lambda vk: (rank.get(vk[0], len(VERDICTS)), vk[0], not vk[1]))
+        parts = []
+        for verdict, ok in order:
+            parts.append(f"{_badge(verdict)} {counts[(verdict, ok)]}"
+                         + ("" if ok else ' #text(fill: rgb("#c62828"))[unexpected]'))
+        badges = " #h(0.8em) ".join(parts) or "no checks"
         self.add(
             "#heading(level: 2, numbering: none, outlined: false)[Summary]",
             f"{_count(len(self.report.sections), 'paper')}, {_count(n_results, 'result')}, "
@@ -255,12 +277,9 @@ class _Writer:
                 "",
             )
             shown = unexpected[:_MAX_LISTED]
-            self.add("#table(columns: (1fr, auto, auto), stroke: none, inset: 2pt,")
+            self.add("#table(columns: (1fr, auto), stroke: none, inset: 2pt,")
             for _, v in shown:
-                self.add(
-                    f"  [{_ident(v.check_id)}], [{_badge(v.verdict)}], "
-                    f"[expected {_badge(v.expected)}],"
-                )
+                self.add(f"  [{_ident(v.check_id)}], [{_verdict(v.verdict, v.expected)}],")
             self.add(")", "")
             if len(unexpected) > len(shown):
                 self.add(
@@ -269,7 +288,12 @@ class _Writer:
                     "",
                 )
         elif rows:
-            self.add("Every verdict matches its expected verdict.", "")
+            notable = [v for _, v in rows if v.expected not in ("HOLDS", "CONFIRMED")]
+            line = "Every verdict matches the verdict its check expects"
+            if notable:
+                line += (": " + ", ".join(f"{_ident(v.check_id)} is expected to be "
+                                          f"{escape_markup(v.expected)}" for v in notable))
+            self.add(line + ".", "")
         for s in self.report.sections:
             c = Counter(v.verdict for v in s.verdicts)
             parts = ", ".join(f"{c[k]} {k.lower()}" for k in sorted(c)) or "no checks"
@@ -288,22 +312,25 @@ class _Writer:
             self.add("No checks were run.", "")
             return
         self.add(
-            "Margin says how close a check came to the other verdict: the smallest"
-            " bound/measured ratio for bounds (measured/bound for lower bounds), the distance"
-            " |slope - predicted| for rates and scalings, tolerance/residual for identities, and"
-            " the smallest printed bound/measured ratio for errata (below 1: the printed form"
-            " fails). Replicas is the Monte Carlo sample size, or _exact_ for closed-form"
-            " expectations."
-            " An arrow marks a verdict that differs from the one the check expects.",
+            "Each verdict is shown with the verdict its check expects: _(expected)_ when they"
+            " agree, an arrow and the expected verdict when they differ. An erratum check"
+            " CONFIRMED demonstrates its erratum; a check expected to be VIOLATED shows where a"
+            " claim stops holding. Margin says how close a check came to the other verdict: the"
+            " smallest bound/measured ratio for bounds (measured/bound for lower bounds), the"
+            " distance |slope - predicted| for rates and scalings, tolerance/residual for"
+            " identities (∞: residual exactly 0), and the smallest printed bound/measured"
+            " ratio for errata (below 1: the printed form fails). Replicas is the Monte Carlo"
+            " sample size, or _exact_ for closed-form expectations.",
             "",
         )
         if self.report.error_control:
-            self.add(escape_markup(self.report.error_control), "")
+            self.add(_t(self.report.error_control), "")
         self.add(
             "#table(",
-            "  columns: (1.15fr, 1fr, auto, auto, auto, auto),",
+            "  columns: (auto, 1fr, auto, auto, auto, auto),",
             "  align: (left, left, left, left, right, right),",
-            "  " + _header("Check", "Result (form)", "Kind", "Verdict", "Margin", "Replicas") + ",",
+            "  " + _header("Check", "Result (form)", "Kind", "Verdict", "Margin", "Replicas")
+            + ",",
         )
         for section in self.report.sections:
             self.add(
@@ -321,8 +348,8 @@ class _Writer:
             [
                 f"[{check}]",
                 f"[{_ident(v.result_id)} ({escape_markup(v.form)})]",
-                _m(v.kind),
-                _verdict_cell(v),
+                f"[{escape_markup(v.kind.replace('_', ' '))}]",
+                f"[{_verdict(v.verdict, v.expected)}]",
                 f"[{format_margin(v.margin)}]",
                 f"[{format_replicas(v.replicas)}]",
             ]
@@ -341,12 +368,22 @@ class _Writer:
             self.add("== Assumptions", "", "#table(", "  columns: (auto, auto, 1fr),")
             self.add("  " + _header("ID", "Name", "Statement") + ",")
             for a in s.assumptions:
-                self.add(f"  [{_ident(a.id)}], {_m(a.name)}, {_m(a.statement)},")
+                self.add(f"  [{_ident(a.id)}], [{_t(a.name)}], [{_t(a.statement)}],")
             self.add(")", "")
         if s.results:
             self.add("== Results", "")
+            hidden = list(dict.fromkeys(h for r in s.results for f in r.forms
+                                        for h in f.hidden_constants))
+            if hidden:
+                markers = "; ".join(_t(h) for h in hidden)
+                self.add(
+                    f"Some printed forms hide constants ({markers}). pflbounds evaluates such a "
+                    f"form {HIDDEN_SENTENCE}.",
+                    "",
+                )
+            names = {a.id: a.name for a in s.assumptions}
             for res in s.results:
-                self.result(s, res)
+                self.result(s, res, names)
         self.add("== Checks and verdicts", "")
         if s.verdicts:
             self.verdict_table(s)
@@ -359,20 +396,25 @@ class _Writer:
             for e in s.errata:
                 self.erratum(s, e)
 
-    def result(self, s: PaperSection, res: ResultBlock) -> None:
+    def result(self, s: PaperSection, res: ResultBlock, names: Mapping[str, str]) -> None:
+        quantity = f"${res.quantity_typst}$" if res.quantity_typst else _t(res.quantity)
         self.add(
             f"=== {escape_markup(res.label)}{self._label('result', res.id)}",
             f"#muted[{_ident(res.id)} #h(0.6em) {escape_markup(res.kind)}"
-            + (f" #h(0.6em) bounds: {escape_markup(res.quantity)}" if res.quantity else "")
+            + (f" #h(0.6em) bounds: {quantity}" if res.quantity else "")
             + "]",
             "",
         )
         if res.statement:
-            self.add(escape_markup(res.statement, paragraphs=True), "")
+            self.add(_t(res.statement), "")
         if res.hypotheses or res.conditions:
             parts = []
             if res.hypotheses:
-                parts.append("*Hypotheses:* " + "; ".join(escape_markup(h) for h in res.hypotheses))
+                hyps = "; ".join(
+                    f"{_ident(h)} ({_t(names[h])})" if h in names else _t(h)
+                    for h in res.hypotheses
+                )
+                parts.append("*Hypotheses:* " + hyps)
             if res.conditions:
                 conds = ", #h(0.3em)".join(f"${c}$" for c in res.conditions)
                 parts.append("*Conditions:* " + conds)
@@ -380,10 +422,10 @@ class _Writer:
         for f in res.forms:
             self.form(f)
         if res.errata_ids:
-            refs = ", ".join(self._erratum_ref(s, eid) for eid in res.errata_ids)
+            refs = ", ".join(self._erratum_ref(eid) for eid in res.errata_ids)
             self.add(f"*Errata:* {refs}", "")
 
-    def _erratum_ref(self, s: PaperSection, eid: str) -> str:
+    def _erratum_ref(self, eid: str) -> str:
         if sum(e.id == eid for sec in self.report.sections for e in sec.errata) == 1:
             return f"#link(<{label_name('erratum', eid)}>)[{_ident(eid)}]"
         return _ident(eid)
@@ -391,74 +433,113 @@ class _Writer:
     def form(self, f: FormBlock) -> None:
         label = _FORM_LABELS.get(f.name, f.name)
         args = [_s(label), f"$ {f.typst} $"]
-        if f.note:
-            args.append(f"note: {_m(f.note)}")
-        if f.hidden_constants:
-            hidden = ", ".join(_m(h) for h in f.hidden_constants)
-            args.append(f"hidden: ({hidden},)")
+        note = _sentence(_t(f.note)) if f.note else ""
+        if f.conditions:
+            conds = ", ".join(f"${c}$" for c in f.conditions)
+            note = (note + " " if note else "") + f"Conditions: {conds}."
+        if note:
+            args.append(f"note: [{note}]")
         self.add(f"#form({', '.join(args)})", "")
 
     def verdict_table(self, s: PaperSection) -> None:
         self.add(
             "#table(",
-            "  columns: (1.6fr, auto, auto, auto, auto),",
+            "  columns: (1fr, auto, auto, auto, auto),",
             "  align: (left, left, left, right, right),",
             "  " + _header("Check", "Kind", "Verdict", "Margin", "Replicas") + ",",
         )
         for v in s.verdicts:
             check = (
-                f"[{_ident(v.check_id)} \\ {escape_markup(v.title)}"
+                f"[{_ident(v.check_id)} \\ {_t(v.title)}"
                 f" #muted[({_ident(v.result_id)}, {escape_markup(v.form)})]]"
             )
             self.add(
-                f"  {check}, {_m(v.kind)}, {_verdict_cell(v)}, [{format_margin(v.margin)}], "
+                f"  {check}, [{escape_markup(v.kind.replace('_', ' '))}], "
+                f"[{_verdict(v.verdict, v.expected)}], [{format_margin(v.margin)}], "
                 f"[{format_replicas(v.replicas)}],"
             )
         self.add(")", "")
 
     def check_details(self, v: VerdictRow) -> None:
-        if not (v.detail or v.plots):
+        if not (v.detail or v.plots or v.tables):
             return
         self.add(
-            f"#block(breakable: true, above: 1em)[{_badge(v.verdict)} #h(0.3em) "
+            f"#block(breakable: true, above: 1em)[{_verdict(v.verdict, v.expected)} #h(0.3em) "
             f"*{_ident(v.check_id)}*"
-            + (f" #h(0.3em) {escape_markup(v.detail)}" if v.detail else "")
+            + (f" #h(0.3em) {_sentence(_t(v.detail))}" if v.detail else "")
             + "]"
             + self._label("check", v.check_id),
             "",
         )
+        state = "expected" if v.as_expected else f"expected {v.expected}"
+        context = f"Check {v.check_id}: {v.verdict} ({state})."
         for plot in v.plots:
-            self.figure(plot, f"Check {v.check_id}: {v.verdict}.")
+            self.figure(plot, context)
+        for k, table in enumerate(v.tables, 1):
+            self.value_table(table, f"{v.check_id}-{k}", context)
 
     def figure(self, plot: PlotSpec, context: str) -> None:
         stem = self.stems[id(plot)]
-        caption = escape_markup(plot.caption or plot.title).rstrip()
-        if caption and caption[-1] not in ".!?":
-            caption += "."
+        title = _sentence(_t(plot.title)) if plot.title else ""
+        caption = _sentence(_t(plot.caption)) if plot.caption and plot.caption != plot.title \
+            else ""
         self.add(
             "#figure(",
             f"  image({_s(f'{self.figures_dir}/{stem}.svg')}, width: 100%),",
-            f"  caption: [{caption} #muted[{escape_markup(context)} Data: "
+            f"  caption: [{title} {caption} #muted[{escape_markup(context)} Data: "
             f"#raw({_s(f'{self.figures_dir}/{stem}.csv')}).]],",
             ")" + self._label("fig", stem),
             "",
         )
 
+    def value_table(self, table: ValueTable, key: str, context: str) -> None:
+        title = _sentence(_t(table.title)) if table.title else ""
+        caption = _sentence(_t(table.caption)) if table.caption else ""
+        cells = ", ".join(f"[{_t(c)}]" for row in table.rows for c in row)
+        n = len(table.columns)
+        self.add(
+            "#figure(kind: table,",
+            f"  table(columns: {n}, align: (left,) + (right,) * {n - 1}, "
+            f"{_header(*table.columns)}, {cells}),",
+            f"  caption: [{title} {caption} #muted[{escape_markup(context)}]],",
+            ")" + self._label("tab", key),
+            "",
+        )
+
+    def _evidence_refs(self, check_id: str) -> str:
+        """References to the figures and tables of a check shown in the report."""
+        row = self.rows.get(check_id)
+        if row is None:
+            return ""
+        refs = [f"#ref(<{label_name('fig', self.stems[id(p)])}>)" for p in row.plots
+                if id(p) in self.stems]
+        refs += [f"#ref(<{label_name('tab', f'{check_id}-{k}')}>)"
+                 for k in range(1, len(row.tables) + 1)]
+        return ", ".join(refs)
+
     def erratum(self, s: PaperSection, e: ErratumBlock) -> None:
-        body = [f"*{escape_markup(e.where)}* #h(0.4em) {_ident(e.id)}"]
-        if e.verdict:
-            body[0] += f" #h(1fr) {_badge(e.verdict)}"
-        body.append(f"*What is wrong.* {escape_markup(e.what)}")
-        body.append(f"*Fix.* {escape_markup(e.fix)}")
-        if e.evidence or e.check_id:
-            ev = f"*Evidence.* {escape_markup(e.evidence)}"
-            if e.check_id:
-                ev += f" #muted[(check {_ident(e.check_id)})]"
-            body.append(ev)
+        body = [f"*{_t(e.where)}* #h(0.4em) {_ident(e.id)} #h(1fr) {_badge(e.finding)}"]
+        body.append(f"*What is wrong.* {_sentence(_t(e.what))}")
+        body.append(f"*Fix.* {_sentence(_t(e.fix))}")
+        if e.finding == "NO CHECK":
+            ev = "A reading or notational fix: no computation demonstrates it."
+        elif e.finding == "NOT RUN":
+            ev = f"Its check {_ident(e.check_id)} is not in these results."
+        else:
+            ev = (f"Check {_ident(e.check_id)} gave {_verdict(e.verdict, e.expected or e.verdict)}"
+                  + (f": {_sentence(_t(e.evidence))}" if e.evidence else "."))
+            refs = self._evidence_refs(e.check_id)
+            if refs:
+                ev += f" See {refs}."
+            elif e.check_id in self.check_targets:
+                ev += f" See the #link(<{label_name('check', e.check_id)}>)[check's details]."
+        body.append(f"*Evidence.* {ev}")
         joined = " \\\n".join(body)
         self.add(f"#erratum-box[{joined}]{self._label('erratum', e.id)}", "")
-        for plot in e.plots:
-            self.figure(plot, f"Erratum {e.id}" + (f", check {e.check_id}." if e.check_id else "."))
+        if e.check_id not in self.rows:  # the check's figures are not in the report
+            for plot in e.plots:
+                self.figure(plot, f"Erratum {e.id}"
+                            + (f", check {e.check_id}." if e.check_id else "."))
 
     # -- appendix ------------------------------------------------------------------------
     def appendix(self) -> None:
@@ -473,15 +554,19 @@ class _Writer:
             self.add("No provenance was recorded for this report.", "")
             return
         self.add(
-            "Every number in this report can be regenerated with the command below and the "
-            "same pflbounds version: each check is identified by its id, its root seed and the "
-            "hash of its canonical configuration (the cache key). The data behind each figure is "
-            "in the CSV file named in its caption, beside this PDF.",
+            "Every number in this report can be regenerated with the same pflbounds version:"
+            " the first command below makes the data (the same seed gives bitwise identical"
+            " results, for any number of jobs) and the second writes this report from it. Each"
+            " check is identified by its id, its root seed and the hash of its canonical"
+            " configuration (the cache key). The data behind each figure is in the CSV file"
+            " named in its caption, beside this PDF.",
             "",
         )
         facts = [
+            ("Data made by", f"#raw({_s(prov.data_command)})" if prov.data_command else
+             "— (not recorded)"),
+            ("Report made by", f"#raw({_s(prov.command)})"),
             ("pflbounds version", f"#raw({_s(prov.version)})"),
-            ("Command", f"#raw({_s(prov.command)})"),
             ("Created", escape_markup(prov.created)),
             ("Suite", escape_markup(prov.suite) or "—"),
             ("Python", escape_markup(prov.python) or "—"),
@@ -496,15 +581,15 @@ class _Writer:
                 "== Seeds and configuration hashes",
                 "",
                 "#table(",
-                "  columns: (1.4fr, auto, 1fr),",
+                "  columns: (auto, auto, 1fr),",
                 "  align: (left, right, left),",
-                "  " + _header("Check", "Seed", "Config hash") + ",",
+                "  " + _header("Check", "Seed", "Config hash (SHA-256)") + ",",
             )
             for r in prov.rows:
                 seed = "—" if r.seed is None else str(r.seed)
                 self.add(
                     f"  [{_ident(r.check_id)}], [{seed}], "
-                    f'[#text(font: "DejaVu Sans Mono", size: 0.8em, {_s(r.config_hash)})],'
+                    f'[#text(font: "DejaVu Sans Mono", size: 6.2pt, {_s(r.config_hash)})],'
                 )
             self.add(")", "")
 

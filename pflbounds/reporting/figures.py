@@ -2,45 +2,77 @@
 
 :func:`render_plot` draws one :class:`~pflbounds.reporting.model.PlotSpec` and writes the
 SVG and, beside it, a tidy CSV (``series,x,y,lo,hi``) holding exactly the plotted numbers.
-Styles are fixed per series style so that every figure of a report reads the same way:
 
-* measured: solid, blue family, with a shaded confidence band;
-* bound: dashed, dark grey; bound_printed: dashed, red; bound_corrected: dash-dot, green;
-* fit: dotted, orange; reference: thin dotted, grey.
+How a figure reads:
+
+* series of one group (a measured curve and its bounds, fits and references; see
+  :attr:`~pflbounds.reporting.model.Series.colour_key`) share one colour, so each bound is
+  paired with its curve; the style says what a line is: measured solid (with a shaded
+  confidence band), bound dashed, bound as printed dashed, corrected bound dash-dot, fit
+  dotted, reference thin dash-dot;
+* the axis labels are typeset (plain notation through
+  :func:`~pflbounds.reporting.plainmath.to_mathtext`);
+* the legend sits below the axes, never over a curve; the figure has no title (the caption
+  in the report says what it shows), so nothing is clipped;
+* the layout is computed once from the measured size of the tick labels, axis labels and
+  legend (no constrained-layout iterations), and :func:`texts_outside` checks that every
+  text lies inside the figure.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 import matplotlib
+import matplotlib.mathtext
+import matplotlib.text
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import Formatter, LogLocator, NullFormatter
 
 from pflbounds.reporting.model import PlotSpec, Report
+from pflbounds.reporting.plainmath import to_mathtext
 
-__all__ = ["FIGSIZE", "STYLES", "plan_figures", "render_plot", "write_plot_csv"]
+__all__ = [
+    "FIGSIZE",
+    "PALETTE",
+    "STYLES",
+    "build_figure",
+    "plan_figures",
+    "render_plot",
+    "texts_outside",
+    "write_plot_csv",
+]
 
-#: Figure size in inches: fits the A4 text width of the report at 100 %.
-FIGSIZE: tuple[float, float] = (6.5, 3.6)
+#: Width of a figure and height of its axes, in inches (the A4 text width at 100 %).
+FIGSIZE: tuple[float, float] = (6.5, 2.7)
 
-#: Line style, width and colour cycle for each series style.
+#: One colour per group of series, in order of first appearance.
+PALETTE: tuple[str, ...] = (
+    "#1f5fbf", "#c62828", "#2e7d32", "#6a3d9a", "#ef6c00", "#00838f", "#8c564b",
+    "#ad1457", "#455a64", "#9e9d24",
+)
+
+#: Line style and width of each series style (the colour comes from the series' group).
 STYLES: dict[str, dict] = {
-    "measured": {"ls": "-", "lw": 1.6, "colors": ["#1f5fbf", "#6a3d9a", "#00838f", "#8c564b"]},
-    "bound": {"ls": "--", "lw": 1.5, "colors": ["#333333", "#757575"]},
-    "bound_printed": {"ls": "--", "lw": 1.6, "colors": ["#c62828", "#ef6c6c"]},
-    "bound_corrected": {"ls": "-.", "lw": 1.6, "colors": ["#2e7d32", "#66bb6a"]},
-    "fit": {"ls": ":", "lw": 1.8, "colors": ["#ef6c00", "#ffa726"]},
-    "reference": {"ls": (0, (1, 2)), "lw": 1.1, "colors": ["#8a8a8a", "#b0b0b0"]},
+    "measured": {"ls": "-", "lw": 1.6},
+    "bound": {"ls": (0, (5, 2.5)), "lw": 1.5},
+    "bound_printed": {"ls": (0, (5, 2.5)), "lw": 1.5},
+    "bound_corrected": {"ls": (0, (6, 2, 1.5, 2)), "lw": 1.5},
+    "fit": {"ls": (0, (1, 1.5)), "lw": 1.9},
+    "reference": {"ls": (0, (3, 1.5, 1, 1.5, 1, 1.5)), "lw": 1.0},
 }
+
+_PAD = 0.06  # inches around the figure content
+_LEGEND_GAP = 0.08  # inches between the x label and the legend
 
 _RC = {
     "font.size": 9,
-    "axes.titlesize": 10,
     "axes.labelsize": 9,
     "legend.fontsize": 8,
     "xtick.labelsize": 8,
@@ -49,6 +81,7 @@ _RC = {
     "svg.hashsalt": "pflbounds",  # deterministic element ids
     "axes.spines.top": False,
     "axes.spines.right": False,
+    "mathtext.fontset": "dejavusans",
 }
 
 
@@ -118,14 +151,11 @@ def _clean(values: Iterable[float], log: bool) -> np.ndarray:
 
 
 def _colors(spec: PlotSpec) -> list[str]:
-    counts: dict[str, int] = {}
-    out = []
-    for s in spec.series:
-        k = counts.get(s.style, 0)
-        counts[s.style] = k + 1
-        palette = STYLES[s.style]["colors"]
-        out.append(palette[k % len(palette)])
-    return out
+    """The colour of each series: one per group, in order of first appearance."""
+    keys: dict[str, str] = {}
+    for ser in spec.series:
+        keys.setdefault(ser.colour_key, PALETTE[len(keys) % len(PALETTE)])
+    return [keys[ser.colour_key] for ser in spec.series]
 
 
 def _draw_lines(ax, spec: PlotSpec, colors: list[str]) -> bool:
@@ -147,6 +177,7 @@ def _draw_lines(ax, spec: PlotSpec, colors: list[str]) -> bool:
             x[ok], y[ok], linestyle=st["ls"], linewidth=st["lw"], color=color,
             marker=marker, markersize=3.5 if marker != "_" else 14, markeredgewidth=1.6,
             label=s.label, zorder=3 if s.style == "measured" else 2,
+            alpha=0.75 if s.style == "reference" else 1.0,
         )  # fmt: skip
         if s.lo is not None and s.hi is not None:
             lo = _clean(s.lo, spec.logy)
@@ -193,16 +224,20 @@ def _draw_bars(ax, spec: PlotSpec, colors: list[str]) -> bool:
 
 
 def _tick_label(v: float, _pos: object = None, powers: bool = False) -> str:
-    """A tick label: plain (``0.05``, ``200``) or, with ``powers``, ``10^k`` / ``2×10^k``."""
+    """A tick label: plain (``0.05``, ``200``) or, with ``powers``, ``10³`` / ``2×10⁻⁴``."""
     if v == 0:
         return "0"
     if not powers:
         return f"{v:g}"
     exponent = int(np.floor(np.log10(abs(v)) + 1e-9))
     mantissa = v / 10.0**exponent
+    power = "10" + str(exponent).translate(_SUPERSCRIPT)  # unicode: no mathtext parse
     if abs(mantissa - round(mantissa)) < 1e-9 and round(mantissa) == 1:
-        return f"$10^{{{exponent}}}$"
-    return f"${mantissa:.2g}\\times10^{{{exponent}}}$"
+        return power
+    return f"{mantissa:.2g}×{power}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 class _LogTickFormatter(Formatter):
@@ -280,6 +315,156 @@ def _emptiest_corner(ax) -> tuple[float, float, str, str]:
     return best
 
 
+@functools.lru_cache(maxsize=512)
+def _label(text: str) -> str:
+    """``text`` as a mathtext label; plain text (``$`` escaped) if mathtext cannot parse it."""
+    label = to_mathtext(text or "")
+    if "$" not in label:
+        return label
+    try:
+        _MATHTEXT.parse(label)
+    except ValueError:
+        return (text or "").replace("$", r"\$")
+    return label
+
+
+_MATHTEXT = matplotlib.mathtext.MathTextParser("path")
+
+
+def _legend_columns(labels: list[str]) -> int:
+    longest = max(len(re.sub(r"[${}\\]", "", lab)) for lab in labels)
+    if longest <= 24 and len(labels) > 2:
+        return 3
+    if longest <= 42 and len(labels) > 1:
+        return 2
+    return 1
+
+
+def _draw(spec: PlotSpec, fig: Figure):
+    """Draw ``spec`` on a fresh axes of ``fig``; return the axes."""
+    ax = fig.add_axes((0.1, 0.2, 0.85, 0.7))
+    colors = _colors(spec)
+    if spec.kind == "bars":
+        drawn = _draw_bars(ax, spec, colors)
+        if not spec.logy:
+            ax.set_ylim(bottom=0)  # bar lengths are read from zero
+        else:  # on a log axis, start a decade below the shortest bar
+            ys = [v for ser in spec.series for v in _clean(ser.y, True) if v == v]
+            if ys:
+                ax.set_ylim(bottom=min(ys) / 10)
+    else:
+        drawn = _draw_lines(ax, spec, colors)
+    if spec.logx and spec.kind != "bars":
+        ax.set_xscale("log")
+    if spec.logy:
+        ax.set_yscale("log")
+    for line in spec.hlines:
+        if not (spec.logy and line.value <= 0):
+            ax.axhline(line.value, color="#555555", lw=0.9, ls=(0, (4, 2, 1, 2)),
+                       label=line.label or None, zorder=1)  # fmt: skip
+    for line in spec.vlines:
+        if not (spec.logx and line.value <= 0):
+            ax.axvline(line.value, color="#555555", lw=0.9, ls=(0, (4, 2, 1, 2)),
+                       label=line.label or None, zorder=1)  # fmt: skip
+    if not drawn:
+        ax.text(0.5, 0.5, "no finite data to draw", transform=ax.transAxes,
+                ha="center", va="center", color="#c62828")  # fmt: skip
+    if spec.logx and spec.kind != "bars":
+        _format_log_axis(ax.xaxis, ax.get_xlim())
+        xs = sorted({v for ser in spec.series for v in _clean(ser.x, True) if v == v})
+        if spec.kind == "scaling" and 2 <= len(xs) <= 12:
+            # A sweep has few parameter values: label exactly those.
+            ax.set_xticks(xs, [_tick_label(v) for v in xs])
+            ax.xaxis.set_minor_formatter(NullFormatter())
+    if spec.logy:
+        _format_log_axis(ax.yaxis, ax.get_ylim())
+    ax.set_xlabel(_label(spec.xlabel))
+    ax.set_ylabel(_label(spec.ylabel))
+    ax.grid(True, which="major", alpha=0.3, lw=0.6)
+    if spec.logy or spec.logx:
+        ax.grid(True, which="minor", alpha=0.12, lw=0.4)
+    if spec.annotations:
+        (x0, y0, ha, va) = _emptiest_corner(ax)
+        ax.text(
+            x0, y0, "\n".join(_label(a) for a in spec.annotations), transform=ax.transAxes,
+            ha=ha, va=va, fontsize=8,
+            bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "#bbbbbb", "alpha": 0.9},
+        )  # fmt: skip
+    return ax
+
+
+def build_figure(spec: PlotSpec) -> Figure:
+    """The laid-out matplotlib figure of ``spec`` (Agg canvas; call inside
+    ``matplotlib.rc_context`` of :data:`_RC`, as :func:`render_plot` does).
+
+    The axes are :data:`FIGSIZE` [1] inches high and as wide as the figure allows once the
+    tick labels and axis labels are measured; the legend goes below them, in as many columns
+    as fit.
+    """
+    width, axes_h = FIGSIZE
+    fig = Figure(figsize=(width, axes_h + 1.0), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = _draw(spec, fig)
+    renderer = fig.canvas.get_renderer()
+    dpi = fig.dpi
+    tight = ax.get_tightbbox(renderer)
+    inner = ax.get_window_extent(renderer)
+    left = max(inner.x0 - tight.x0, 0) / dpi + _PAD
+    right = max(tight.x1 - inner.x1, 0) / dpi + _PAD + 0.05
+    below = max(inner.y0 - tight.y0, 0) / dpi
+    above = max(tight.y1 - inner.y1, 0) / dpi + _PAD
+    handles, labels = ax.get_legend_handles_labels()
+    legend_h = 0.0
+    legend = None
+    if handles:
+        ncols = _legend_columns(labels)
+        while True:
+            legend = fig.legend(handles, labels, loc="lower center", ncols=ncols,
+                                frameon=False, bbox_to_anchor=(0.5, 0.0), borderaxespad=0.2,
+                                handlelength=2.6, columnspacing=1.2)
+            ext = legend.get_window_extent(renderer)
+            if ext.width / dpi <= width - 2 * _PAD or ncols == 1:
+                break
+            legend.remove()
+            ncols -= 1
+        legend_h = ext.height / dpi + _LEGEND_GAP
+    height = _PAD + above + axes_h + below + legend_h + _PAD
+    fig.set_size_inches(width, height)
+    ax.set_position((left / width, (_PAD + legend_h + below) / height,
+                     (width - left - right) / width, axes_h / height))
+    if legend is not None:
+        legend.set_bbox_to_anchor((0.5, _PAD / height), transform=fig.transFigure)
+    return fig
+
+
+def texts_outside(fig: Figure) -> list[str]:
+    """The texts of ``fig`` (labels, ticks, legend, annotations) that reach outside it.
+
+    Draws the figure first (text positions are final only then)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    texts: list[matplotlib.text.Text] = list(fig.texts)
+    for legend in fig.legends:
+        texts += legend.get_texts()
+    for ax in fig.axes:
+        texts += [ax.xaxis.label, ax.yaxis.label, ax.title, *ax.texts]
+        if ax.get_legend() is not None:
+            texts += ax.get_legend().get_texts()
+        for axis in (ax.xaxis, ax.yaxis):
+            # the ticks drawn: those inside the view limits (others exist but are not shown)
+            texts += [t.label1 for t in axis._update_ticks() if t.label1.get_visible()]
+    out = []
+    for t in texts:
+        if not t.get_visible() or not t.get_text().strip():
+            continue
+        ext = t.get_window_extent(renderer)
+        if ext.x0 < box.x0 - 1 or ext.y0 < box.y0 - 1 or ext.x1 > box.x1 + 1 \
+                or ext.y1 > box.y1 + 1:
+            out.append(t.get_text())
+    return out
+
+
 def render_plot(spec: PlotSpec, path_svg: Path | str, write_csv: bool = True) -> Path:
     """Draw ``spec`` to an SVG file (and its data to ``<same stem>.csv``); return the SVG path.
 
@@ -290,59 +475,7 @@ def render_plot(spec: PlotSpec, path_svg: Path | str, write_csv: bool = True) ->
     path_svg.parent.mkdir(parents=True, exist_ok=True)
     # Huge values (a diverging run) may overflow in axis-margin arithmetic; that is harmless.
     with matplotlib.rc_context(_RC), np.errstate(over="ignore", invalid="ignore"):
-        fig = Figure(figsize=FIGSIZE, layout="constrained")
-        ax = fig.add_subplot()
-        colors = _colors(spec)
-        if spec.kind == "bars":
-            drawn = _draw_bars(ax, spec, colors)
-            if not spec.logy:
-                ax.set_ylim(bottom=0)  # bar lengths are read from zero
-            else:  # on a log axis, start a decade below the shortest bar
-                ys = [v for ser in spec.series for v in _clean(ser.y, True) if v == v]
-                if ys:
-                    ax.set_ylim(bottom=min(ys) / 10)
-        else:
-            drawn = _draw_lines(ax, spec, colors)
-        if spec.logx and spec.kind != "bars":
-            ax.set_xscale("log")
-        if spec.logy:
-            ax.set_yscale("log")
-        for line in spec.hlines:
-            if not (spec.logy and line.value <= 0):
-                ax.axhline(line.value, color="#555555", lw=0.9, ls=(0, (4, 2, 1, 2)),
-                           label=line.label or None, zorder=1)  # fmt: skip
-        for line in spec.vlines:
-            if not (spec.logx and line.value <= 0):
-                ax.axvline(line.value, color="#555555", lw=0.9, ls=(0, (4, 2, 1, 2)),
-                           label=line.label or None, zorder=1)  # fmt: skip
-        if not drawn:
-            ax.text(0.5, 0.5, "no finite data to draw", transform=ax.transAxes,
-                    ha="center", va="center", color="#c62828")  # fmt: skip
-        if spec.logx and spec.kind != "bars":
-            _format_log_axis(ax.xaxis, ax.get_xlim())
-            xs = sorted({v for ser in spec.series for v in _clean(ser.x, True) if v == v})
-            if spec.kind == "scaling" and 2 <= len(xs) <= 12:
-                # A sweep has few parameter values: label exactly those.
-                ax.set_xticks(xs, [_tick_label(v) for v in xs])
-                ax.xaxis.set_minor_formatter(NullFormatter())
-        if spec.logy:
-            _format_log_axis(ax.yaxis, ax.get_ylim())
-        ax.set_title(spec.title)
-        ax.set_xlabel(spec.xlabel)
-        ax.set_ylabel(spec.ylabel)
-        ax.grid(True, which="major", alpha=0.3, lw=0.6)
-        if spec.logy or spec.logx:
-            ax.grid(True, which="minor", alpha=0.12, lw=0.4)
-        if spec.annotations:
-            (x0, y0, ha, va) = _emptiest_corner(ax)
-            ax.text(
-                x0, y0, "\n".join(spec.annotations), transform=ax.transAxes, ha=ha,
-                va=va, fontsize=8,
-                bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "#bbbbbb", "alpha": 0.9},
-            )  # fmt: skip
-        handles, labels = ax.get_legend_handles_labels()
-        if handles:
-            ax.legend(loc="best", framealpha=0.9, ncols=1 if len(handles) <= 4 else 2)
+        fig = build_figure(spec)
         fig.savefig(path_svg, format="svg", metadata={"Date": None})
     if write_csv:
         write_plot_csv(spec, path_svg.with_suffix(".csv"))

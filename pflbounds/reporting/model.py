@@ -7,9 +7,11 @@ rest of the package, so a report can be built, tested and regenerated from plain
 
 Conventions
 -----------
-* **Prose** fields (titles, statements, details, notes, evidence) are plain text. They are
-  escaped for Typst when the document is written, so any character is safe; no markup is
-  interpreted.
+* **Prose** fields (titles, statements, details, notes, evidence, captions) are plain text in
+  the notation of the papers' digests (``E[f_i(x_i^K)]``, ``b_ij^2/(2 mu)``). The document
+  typesets the notation as math and escapes the rest
+  (:func:`pflbounds.reporting.plainmath.to_typst`), so any character is safe; no Typst
+  markup is interpreted.
 * **Math** fields (``FormBlock.typst``, ``ResultBlock.conditions``) hold Typst math source,
   the inside of ``$ ... $``, as produced by :func:`pflbounds.symbolic.typst_printer.typst_math`.
   They are inserted verbatim.
@@ -17,11 +19,14 @@ Conventions
   font and kept verbatim in the ``.typ`` source so that they can be searched for.
 * Verdicts are strings. The report knows ``HOLDS``, ``VIOLATED``, ``INCONCLUSIVE`` and
   ``CONFIRMED`` (an erratum demonstrated) and colours them; any other string is shown in grey.
+  A verdict is always shown with the verdict its check expects.
+* Numbers in prose are printed to 4 significant digits.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -39,11 +44,17 @@ __all__ = [
     "Report",
     "ResultBlock",
     "Series",
+    "ValueTable",
     "VerdictRow",
 ]
 
 #: Verdicts the report colours: HOLDS green, VIOLATED red, INCONCLUSIVE amber, CONFIRMED blue.
 VERDICTS: tuple[str, ...] = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "CONFIRMED")
+
+#: What an erratum's check shows: DEMONSTRATED (its check gave the verdict it expects),
+#: NOT DEMONSTRATED (another verdict), NOT RUN (its check is not in the results), NO CHECK (a
+#: reading or notational fix that no computation can demonstrate).
+FINDINGS: tuple[str, ...] = ("DEMONSTRATED", "NOT DEMONSTRATED", "NOT RUN", "NO CHECK")
 
 PlotKind = Literal["curves", "scaling", "bars"]
 SeriesStyle = Literal["measured", "bound", "bound_printed", "bound_corrected", "fit", "reference"]
@@ -77,7 +88,10 @@ class Series:
             ``bound`` (dashed), ``bound_printed`` (the bound as printed in the paper: dashed,
             red), ``bound_corrected`` (the bound after errata: dash-dot, green),
             ``fit`` (a fitted line, dotted) and ``reference`` (a predicted slope or a
-            baseline, thin grey).
+            baseline, thin).
+        group: series drawn in one colour, e.g. a measured curve and its bounds
+            (``"point 0"``). Empty: the parenthesised tail of the label (``"bound (point 0)"``)
+            or, without one, the label itself.
     """
 
     label: str
@@ -86,6 +100,7 @@ class Series:
     lo: Sequence[float] | None = None
     hi: Sequence[float] | None = None
     style: SeriesStyle = "measured"
+    group: str = ""
 
     def __post_init__(self) -> None:
         if self.style not in _STYLES:
@@ -111,6 +126,14 @@ class Series:
     def categorical(self) -> bool:
         """True when ``x`` holds category names."""
         return bool(self.x) and isinstance(self.x[0], str)
+
+    @property
+    def colour_key(self) -> str:
+        """The series sharing this key share a colour (see ``group``)."""
+        if self.group:
+            return self.group
+        m = re.search(r"\(([^()]*)\)\s*$", self.label)
+        return m.group(1) if m else self.label
 
 
 @dataclass
@@ -146,8 +169,10 @@ class PlotSpec:
         kind: ``curves`` (metric against K, typically measured vs bound), ``scaling`` (cost
             against a swept parameter, with fitted and predicted slopes) or ``bars``
             (one value per category, e.g. margins per check).
-        title: short title, drawn above the axes and used in the caption.
-        xlabel, ylabel: axis labels (plain text; matplotlib mathtext between ``$`` is allowed).
+        title: what the figure shows; it opens the caption (the figure itself has no title,
+            so nothing is clipped).
+        xlabel, ylabel: axis labels in plain notation (typeset with mathtext); a label that
+            holds ``$`` is taken as mathtext already.
         logx, logy: logarithmic axes. Non-positive values are not drawn on a log axis.
         series: the lines or bar groups.
         annotations: short text lines shown in a box inside the axes (e.g. a fitted slope).
@@ -179,6 +204,31 @@ class PlotSpec:
 
 
 @dataclass
+class ValueTable:
+    """A few values shown as a table where a figure would carry no information (one x value,
+    one bar, all values equal).
+
+    Attributes:
+        title: what the values are; it opens the caption.
+        columns: column headers (plain notation).
+        rows: cells as strings, one list per row, as long as ``columns``.
+        caption: the rest of the caption (e.g. the grid points).
+    """
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        self.rows = [[str(c) for c in row] for row in self.rows]
+        for row in self.rows:
+            if len(row) != len(self.columns):
+                raise ValueError(f"table {self.title!r}: a row has {len(row)} cells for "
+                                 f"{len(self.columns)} columns")
+
+
+@dataclass
 class VerdictRow:
     """The outcome of one check.
 
@@ -199,6 +249,7 @@ class VerdictRow:
         config_hash: hash of the canonical configuration (cache key).
         seed: root seed of the run, if random.
         plots: figures shown with the check.
+        tables: value tables shown with the check (in place of figures without information).
     """
 
     check_id: str
@@ -215,6 +266,7 @@ class VerdictRow:
     config_hash: str = ""
     seed: int | None = None
     plots: list[PlotSpec] = field(default_factory=list)
+    tables: list[ValueTable] = field(default_factory=list)
 
 
 @dataclass
@@ -227,13 +279,16 @@ class FormBlock:
         typst: Typst math source, the inside of ``$ ... $``.
         note: one sentence shown under the formula (prose), optional.
         hidden_constants: one entry per hidden-constant marker in the form, e.g.
-            ``"Õ(·): up to constant and logarithmic factors"`` (prose).
+            ``"Õ(·): up to constant and logarithmic factors"`` (prose). The report explains
+            each marker once per paper, not under every form.
+        conditions: side conditions of this form, as Typst math.
     """
 
     name: str
     typst: str
     note: str = ""
     hidden_constants: list[str] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -251,6 +306,8 @@ class ResultBlock:
         conditions: side conditions as Typst math, e.g. ``eta <= frac(1, 2 L)``.
         forms: the forms to display, in order.
         errata_ids: ids of errata that concern this result.
+        quantity_typst: the quantity as Typst math, when known (shown instead of
+            ``quantity``).
     """
 
     id: str
@@ -262,6 +319,7 @@ class ResultBlock:
     conditions: list[str] = field(default_factory=list)
     forms: list[FormBlock] = field(default_factory=list)
     errata_ids: list[str] = field(default_factory=list)
+    quantity_typst: str = ""
 
 
 @dataclass
@@ -283,9 +341,13 @@ class ErratumBlock:
         what: what is wrong (prose).
         fix: the correction (prose).
         check_id: the check that demonstrates it.
-        verdict: that check's verdict (``CONFIRMED`` when demonstrated).
+        verdict: that check's verdict, ``expected`` the verdict it expects (empty when the
+            check did not run or there is none).
+        finding: what the check shows about the erratum, one of :data:`FINDINGS`; derived
+            from ``check_id``, ``verdict`` and ``expected`` when empty.
         evidence: one sentence with numbers.
-        plots: figures shown with the erratum.
+        plots: figures shown with the erratum when its check's figures are not in the
+            report (otherwise the erratum refers to them).
     """
 
     id: str
@@ -296,6 +358,19 @@ class ErratumBlock:
     verdict: str = ""
     evidence: str = ""
     plots: list[PlotSpec] = field(default_factory=list)
+    expected: str = ""
+    finding: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.finding:
+            if not self.check_id:
+                self.finding = "NO CHECK"
+            elif not self.verdict or self.verdict == "not run":
+                self.finding = "NOT RUN"
+            elif self.verdict == (self.expected or "CONFIRMED"):
+                self.finding = "DEMONSTRATED"
+            else:
+                self.finding = "NOT DEMONSTRATED"
 
 
 @dataclass
@@ -326,7 +401,9 @@ class Provenance:
 
     Attributes:
         version: pflbounds version.
-        command: the command line that produced the results.
+        command: the command line that wrote the report.
+        data_command: the ``pflbounds validate`` command that produced the results (and
+            regenerates them bitwise).
         created: ISO 8601 time of creation.
         python: Python version.
         platform: platform string.
@@ -342,6 +419,7 @@ class Provenance:
     platform: str = ""
     rows: list[ProvenanceRow] = field(default_factory=list)
     suite: str = ""
+    data_command: str = ""
 
     def __post_init__(self) -> None:
         self.rows = [r if isinstance(r, ProvenanceRow) else ProvenanceRow(*r) for r in self.rows]

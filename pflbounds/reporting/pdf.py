@@ -7,6 +7,8 @@
     <dir>/figures/<stem>.svg  one per plot
     <dir>/figures/<stem>.csv  the plotted numbers (series,x,y,lo,hi)
 
+written through a staging folder, so an interrupted run leaves the previous report intact.
+
 :func:`render_pages_png` rasterizes the pages with Typst itself (no poppler needed).
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -105,12 +108,22 @@ def compile_typst(
     return None
 
 
+def _umask_mode(base: int) -> int:
+    """``base`` (0o666 for files, 0o777 for folders) under the user's umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return base & ~mask
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename, with the mode a
+    plain ``open`` would give (``mkstemp`` alone makes it 0600)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, _umask_mode(0o666))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -120,13 +133,16 @@ def _atomic_write(path: Path, data: bytes) -> None:
 def write_report(report: Report, out_pdf: Path | str) -> Path:
     """Write ``report`` as a PDF, with its ``.typ`` source and figures (SVG + CSV) beside it.
 
-    Returns the path of the PDF. Raises :class:`ReportCompileError` if Typst fails.
+    Everything is first written to a staging folder beside the PDF and compiled there; then
+    ``figures/`` is swapped in whole, and the ``.typ`` and the PDF are replaced atomically. A
+    run interrupted half-way (Ctrl-C, a full disk) leaves the previous report as it was, never
+    a ``figures/`` mixing old and new files. Returns the path of the PDF. Raises
+    :class:`ReportCompileError` if Typst fails.
     """
     out_pdf = Path(out_pdf)
     if out_pdf.suffix.lower() != ".pdf":
         raise ValueError(f"report output must end in .pdf, got {out_pdf}")
     out_dir = out_pdf.parent
-    fig_dir = out_dir / FIGURES_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     stems = plan_figures(report)
     plots = [p for s in report.sections for v in s.verdicts for p in v.plots]
@@ -134,16 +150,39 @@ def write_report(report: Report, out_pdf: Path | str) -> Path:
     if report.audit:
         plots += report.audit.plots
         stems.update({id(p): p.name for p in report.audit.plots})
-    if plots:
-        fig_dir.mkdir(exist_ok=True)
-    for plot in plots:
-        render_plot(plot, fig_dir / f"{stems[id(plot)]}.svg")
-    source = build_document(report, stems, FIGURES_DIR)
-    typ_path = out_pdf.with_suffix(".typ")
-    _atomic_write(typ_path, source.encode("utf-8"))
-    created = report.provenance.created if report.provenance else None
-    compile_typst(typ_path, out_pdf, created=created)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_pdf.stem}-staging-", dir=out_dir))
+    try:
+        fig_dir = staging / FIGURES_DIR
+        for plot in plots:
+            render_plot(plot, fig_dir / f"{stems[id(plot)]}.svg")
+        source = build_document(report, stems, FIGURES_DIR)
+        typ_staged = staging / out_pdf.with_suffix(".typ").name
+        typ_staged.write_text(source, encoding="utf-8")
+        created = report.provenance.created if report.provenance else None
+        pdf_bytes = compile_typst(typ_staged, created=created)
+        assert isinstance(pdf_bytes, bytes)
+        if plots:
+            os.chmod(fig_dir, _umask_mode(0o777))
+        _swap_dir(fig_dir if plots else None, out_dir / FIGURES_DIR)
+        _atomic_write(out_pdf.with_suffix(".typ"), source.encode("utf-8"))
+        _atomic_write(out_pdf, pdf_bytes)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return out_pdf
+
+
+def _swap_dir(new: Path | None, target: Path) -> None:
+    """Put the folder ``new`` at ``target`` (removing ``target`` when ``new`` is None): the old
+    folder is renamed aside first, so ``target`` never holds a mix of both."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(target, old)
+    if new is not None:
+        os.replace(new, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def render_pages_png(pdf_or_typ: Path | str, out_dir: Path | str, ppi: float = 72) -> list[Path]:

@@ -85,7 +85,7 @@ class Script:
 
 # ----------------------------------------------------------------------------- scanning
 _IDENT = re.compile(r"[A-Za-z]+[0-9]*")
-_NUM = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_NUM = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _ATT_RUN = re.compile(r"-?[A-Za-z0-9]+")
 _CAL = re.compile(r"[A-Z]cal")
 _ABBREV = re.compile(r"(?:[A-Za-z]\.){2,}")
@@ -228,7 +228,7 @@ def _scan(text: str) -> list:
                 atom.accent = "tilde"
                 i += 1
             out.append(atom)
-        elif ch.isdigit():
+        elif ch in "0123456789":
             m = _NUM.match(text, i)
             assert m is not None
             out.append(Atom(m.group(0), "num"))

@@ -22,7 +22,13 @@ from pflbounds.reporting import (
     render_plot,
     write_plot_csv,
 )
-from pflbounds.reporting.figures import STYLES, _emptiest_corner
+from pflbounds.reporting.figures import (
+    PALETTE,
+    STYLES,
+    _emptiest_corner,
+    build_figure,
+    texts_outside,
+)
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
@@ -57,9 +63,11 @@ def test_curves_with_band_and_bounds(tmp_path: Path) -> None:
     )
     svg = render_plot(spec, tmp_path / "fig" / "a.svg")
     text = _svg_ok(svg)
-    # Styles are distinguishable: the printed bound is red, the corrected one green.
-    assert STYLES["bound_printed"]["colors"][0] in text
-    assert STYLES["bound_corrected"]["colors"][0] in text
+    # One group (no parenthesised tails, distinct labels): three colours, the first three of
+    # the palette; the styles differ by dash pattern.
+    for color in PALETTE[:3]:
+        assert color in text
+    assert PALETTE[3] not in text
     # Metadata without a date: re-rendering gives identical bytes.
     again = render_plot(spec, tmp_path / "fig" / "b.svg")
     assert svg.read_bytes() == again.read_bytes()
@@ -201,3 +209,47 @@ def test_plot_and_provenance_normalization() -> None:
         RefLine(math.inf)
     prov = Provenance("0.1", "cmd", "2025-01-01T00:00:00", rows=[("c", 1, "h")])
     assert prov.rows == [ProvenanceRow("c", 1, "h")]
+
+
+def test_a_bound_is_drawn_in_the_colour_of_its_measured_curve() -> None:
+    import matplotlib
+
+    from pflbounds.reporting.figures import _RC
+
+    K = np.arange(1.0, 30.0)
+    spec = PlotSpec("curves", "pairs", "K", "E[F^K]", logy=True, series=[
+        Series("measured (point 0)", K, 1 / K), Series("bound (point 0)", K, 2 / K, style="bound"),
+        Series("measured (point 1)", K, 3 / K),
+        Series("bound (point 1)", K, 5 / K, style="bound"),
+    ])
+    with matplotlib.rc_context(_RC):
+        fig = build_figure(spec)
+        lines = fig.axes[0].get_lines()
+        colours = [ln.get_color() for ln in lines]
+        assert colours == [PALETTE[0], PALETTE[0], PALETTE[1], PALETTE[1]]
+        assert [ln.get_linestyle() for ln in lines][:2] == ["-", "--"]
+        assert STYLES["bound"]["ls"] != STYLES["measured"]["ls"]
+        # no title; the labels are typeset; the legend is below the axes, outside them
+        assert fig.axes[0].get_title() == ""
+        assert fig.axes[0].get_ylabel() == r"$\mathbb{E}[F^{K}]$"
+        renderer = fig.canvas.get_renderer()
+        legend = fig.legends[0].get_window_extent(renderer)
+        assert legend.y1 <= fig.axes[0].get_tightbbox(renderer).y0 + 1
+        assert texts_outside(fig) == []
+
+
+def test_long_labels_and_many_series_stay_inside_the_figure() -> None:
+    import matplotlib
+
+    from pflbounds.reporting.figures import _RC
+
+    K = np.geomspace(1, 1e5, 20)
+    series = [Series(f"a long legend label number {k} (point {k})", K, 1e-6 * K ** (k / 3))
+              for k in range(9)]
+    spec = PlotSpec("curves", "many", "N_i (agents eps-close to agent i, a long x label)",
+                    "E[f_i(x_i^K)] - f_i^* (worst agent of every grid point)", logx=True,
+                    logy=True, series=series, annotations=["slope -1.007, predicted -1"])
+    with matplotlib.rc_context(_RC):
+        fig = build_figure(spec)
+        assert texts_outside(fig) == []
+        assert len(fig.legends[0].get_texts()) == 9
