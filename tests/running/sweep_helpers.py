@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from pflbounds.running.cache import TaskCache
 from pflbounds.running.seeds import spawn_key
 
@@ -110,6 +112,25 @@ def assert_same_results(a: Path, b: Path) -> None:
     pa = pq.read_table(a / "results.parquet").drop_columns(list(TIMING_COLUMNS))
     pb = pq.read_table(b / "results.parquet").drop_columns(list(TIMING_COLUMNS))
     assert pa.equals(pb)
+
+
+def same_outcome(a, b) -> bool:
+    """Bitwise equality of two outcomes' verdicts, margins and evidence arrays (values and
+    dtypes)."""
+    if (a.verdict, a.margin, a.detail, a.config_hash) != (b.verdict, b.margin, b.detail,
+                                                         b.config_hash):
+        return False
+    for pa, pb in zip(a.evidence, b.evidence, strict=True):
+        if set(pa) != set(pb):
+            return False
+        for k in pa:
+            if k == "params":
+                if pa[k] != pb[k]:
+                    return False
+            elif not (np.array_equal(pa[k], pb[k], equal_nan=True)
+                      and np.asarray(pa[k]).dtype == np.asarray(pb[k]).dtype):
+                return False
+    return True
 
 
 def process_alive(pid: int) -> bool:

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 import toy_checks
+from sweep_helpers import same_outcome
 
 from pflbounds.checking import Verdict
 from pflbounds.running import TaskCache, cache_key, check_fingerprint, execute, plan, sweep
@@ -21,21 +22,6 @@ from pflbounds.running.fingerprint import installation, paper_hash, tree_hash
 
 CHECK_IDS = ["toy.mc_true", "toy.exact_true", "toy.mc_agents_bad", "toy.mc_scaling",
              "toy.boom"]
-
-
-def _same(a, b) -> bool:
-    if (a.verdict, a.margin, a.detail, a.config_hash) != (b.verdict, b.margin, b.detail,
-                                                         b.config_hash):
-        return False
-    for pa, pb in zip(a.evidence, b.evidence, strict=True):
-        if set(pa) != set(pb):
-            return False
-        for k in pa:
-            same = pa[k] == pb[k] if k == "params" else np.array_equal(pa[k], pb[k],
-                                                                       equal_nan=True)
-            if not same or (k != "params" and np.asarray(pa[k]).dtype != np.asarray(pb[k]).dtype):
-                return False
-    return True
 
 
 def test_second_run_comes_from_the_cache_bitwise_and_failures_are_rerun(toys, tmp_path):
@@ -53,7 +39,7 @@ def test_second_run_comes_from_the_cache_bitwise_and_failures_are_rerun(toys, tm
     second = sweep(specs, base_seed=3, cache=cache, progress=False)
     assert second.stats.cached == n_tasks - boom_tasks
     assert second.stats.computed == boom_tasks  # the failed task is run again
-    assert all(_same(a, b) for a, b in zip(first.outcomes, second.outcomes, strict=True))
+    assert all(same_outcome(a, b) for a, b in zip(first.outcomes, second.outcomes, strict=True))
     assert second.outcomes[-1].verdict is Verdict.ERROR
     hits = {k: v["cache_hit"] for k, v in second.provenance.items()}
     assert hits[("toy.mc_true", 0)] and not hits[("toy.boom", 0)]

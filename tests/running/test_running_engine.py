@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 import toy_checks
+from sweep_helpers import same_outcome
 
 from pflbounds.checking import Verdict
 from pflbounds.running import (
@@ -22,23 +23,6 @@ from pflbounds.running import (
 )
 
 TOY_IDS = [c.id for c in toy_checks.CHECKS]
-
-
-def _same(a, b) -> bool:
-    """Bitwise equality of two outcomes' verdicts, margins and evidence arrays."""
-    if (a.verdict, a.margin, a.detail, a.config_hash) != (b.verdict, b.margin, b.detail,
-                                                         b.config_hash):
-        return False
-    for pa, pb in zip(a.evidence, b.evidence, strict=True):
-        if set(pa) != set(pb):
-            return False
-        for k in pa:
-            if k == "params":
-                if pa[k] != pb[k]:
-                    return False
-            elif not np.array_equal(pa[k], pb[k], equal_nan=True):
-                return False
-    return True
 
 
 @pytest.mark.parametrize("check_id", TOY_IDS)
@@ -73,7 +57,7 @@ def test_same_seed_is_bitwise_identical_and_another_seed_differs(toys):
     a = run_checks(checks, base_seed=7, progress=False)
     b = run_checks(checks, base_seed=7, progress=False)
     c = run_checks(checks, base_seed=8, progress=False)
-    assert all(_same(x, y) for x, y in zip(a, b, strict=True))
+    assert all(same_outcome(x, y) for x, y in zip(a, b, strict=True))
     assert not np.array_equal(a[0].evidence[0]["sum"], c[0].evidence[0]["sum"])
     assert a[0].config_hash != c[0].config_hash
 
@@ -88,7 +72,7 @@ def test_task_streams_do_not_depend_on_order_or_other_checks(toys):
     alone = run_check(toys["toy.mc_true"], base_seed=5, progress=False)
     among = run_checks([toys["toy.mc_rate"], toys["toy.mc_true"]], base_seed=5,
                        progress=False)[1]
-    assert _same(alone, among)
+    assert same_outcome(alone, among)
 
 
 def test_seed_depends_on_params_not_on_grid_position():
@@ -149,7 +133,7 @@ def test_joblib_matches_serial(toys):
     t0 = time.perf_counter()
     serial = run_checks(checks, base_seed=3, jobs=1, progress=False)
     parallel = run_checks(checks, base_seed=3, jobs=2, progress=False)
-    assert all(_same(a, b) for a, b in zip(serial, parallel, strict=True))
+    assert all(same_outcome(a, b) for a, b in zip(serial, parallel, strict=True))
     assert parallel[-1].verdict is Verdict.ERROR
 
     tasks = [t for c in checks[:3] for t in plan(c, base_seed=3)]
