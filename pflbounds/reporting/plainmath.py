@@ -28,6 +28,7 @@ GREEK = frozenset(
     "nu xi pi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi "
     "Sigma Upsilon Phi Psi Omega".split()
 )
+_TYPST_GREEK = {"varepsilon": "epsilon", "vartheta": "theta.alt", "varphi": "phi.alt"}
 _ALIAS = {"eps": "epsilon", "varepsilon": "epsilon", "grad": "nabla", "nabla": "nabla"}
 _OPERATORS = frozenset("ln log exp sum prod lim det".split())
 _LIMIT_OPS = frozenset("min max sup inf argmin argmax".split())  # math only before ( { _
@@ -495,7 +496,7 @@ def _typst_ident(a: Atom, nxt) -> str:
     if b in _ALIAS:
         return _ALIAS[b]
     if b in GREEK:
-        return "epsilon" if b == "varepsilon" else b
+        return _TYPST_GREEK.get(b, b)
     if b == "E" and isinstance(nxt, Group) and nxt.open in ("[", "||"):
         return "EE"
     if b == "P" and isinstance(nxt, Group) and nxt.open == "(" and not a.sub:
