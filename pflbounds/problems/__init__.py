@@ -18,7 +18,7 @@ from pflbounds.problems.clusters import (
     threshold_weights,
 )
 from pflbounds.problems.gaussian_means import GaussianMeans, estimated_weights
-from pflbounds.problems.hard_instance import HardInstanceA, K_LB_formula, check_bias_matrix
+from pflbounds.problems.hard_instance import HardInstanceA, check_bias_matrix
 from pflbounds.problems.logistic import LogisticFamily, Reference
 from pflbounds.problems.quadratic import QuadraticFamily
 from pflbounds.problems.regression import LinearRegressionFamily, least_squares_reference
@@ -27,7 +27,6 @@ __all__ = [
     "AgentOperator",
     "GaussianMeans",
     "HardInstanceA",
-    "K_LB_formula",
     "LinearRegressionFamily",
     "LogisticFamily",
     "QuadraticFamily",

@@ -262,11 +262,6 @@ class GaussianMeans:
         """Lambdahat (R, N, N) from bhat^2 (see module-level :func:`estimated_weights`)."""
         return estimated_weights(bhat2, u)
 
-    def misclassification_bound(self, S: int, u: float) -> float:
-        """Digest P12 / Theorem 4 proof: P(bhat_ij^2 <= u) <= 2 exp(-S max(2u, Delta2 - 2u)
-        / (8 nu2)) for cross-cluster pairs, valid when u >= 4 nu2 d_eff / S."""
-        return float(2.0 * np.exp(-S * max(2 * u, self.Delta2 - 2 * u) / (8 * self.nu2)))
-
     # ------------------------------------------------------------------ exact engine view
     def as_quadratic(self) -> QuadraticFamily:
         """The quadratic family Q with the same first and second moments of the excess.

@@ -12,11 +12,11 @@ alpha in {-1, +1}^d and a bias matrix b (symmetric, zero diagonal, triangle ineq
     m_j = E xi_j = (1/d)(1/2 + delta_j alpha_k)_k,   mu = L = 1,
     Cov(xi_j) = diag(m_j) - m_j m_j^T,   sigma_j^2 = sum_k m_jk - ||m_j||^2 <= 1/2 + delta.
 
-Fano + Lemma 2 at target eps = delta^2 / (36 d) (valid for eps <= 1/(576 d)) give
-
-    K_LB(eps) = ((d/3) ln(2/sqrt e) - ln 2) / (C_1 * 36 d eps N_eff),   C_1 = 8.79,
-
-with N_eff = #{j : sqrt(d) b_tj < delta} = #{j : b_tj^2 < 36 eps}.
+The instance's target precision is eps = delta^2 / (36 d) (valid for eps <= 1/(576 d)), and
+N_eff = #{j : sqrt(d) b_tj < delta} = #{j : b_tj^2 < 36 eps} agents carry information on
+alpha. The lower bound these give (Theorem 1, explicit form) is a paper's formula: it lives in
+the catalog (``even2022.theorem1``) and is evaluated on an instance by
+``pflbounds.papers.even2022.instance_bounds``.
 """
 
 from __future__ import annotations
@@ -29,10 +29,7 @@ import numpy as np
 from pflbounds.problems.agent_ops import AgentMatrix, AgentOperator
 from pflbounds.problems.quadratic import QuadraticFamily
 
-__all__ = ["HardInstanceA", "C1", "check_bias_matrix", "K_LB_formula"]
-
-C1 = 8.79
-"""KL(Ber(1/2+x) || Ber(1/2-x)) <= C1 x^2 for x <= 1/4 (digest section 5.3)."""
+__all__ = ["HardInstanceA", "check_bias_matrix"]
 
 
 def check_bias_matrix(b: np.ndarray, tol: float = 1e-12) -> None:
@@ -66,14 +63,6 @@ def check_bias_matrix(b: np.ndarray, tol: float = 1e-12) -> None:
             f"triangle inequality fails: b[{i},{j}]={b[i, j]} > b[{i},{k}] + b[{k},{j}]"
             f"={b[i, k] + b[k, j]}"
         )
-
-
-def K_LB_formula(d: int, eps: float, N_eff: int) -> float:
-    """Explicit Instance-A lower bound (digest section 5.3, Appendix B ``K_LB_A``):
-    ((d/3) ln(2/sqrt e) - ln 2) / (C_1 36 d eps N_eff)."""
-    return float(
-        ((d / 3.0) * np.log(2.0 / np.sqrt(np.e)) - np.log(2.0)) / (C1 * 36.0 * d * eps * N_eff)
-    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,11 +185,6 @@ class HardInstanceA:
     def N_eff(self) -> int:
         """N_eff = #{j : sqrt(d) b_tj < delta}: agents that carry information on alpha."""
         return int(np.count_nonzero(self.delta_j > 0))
-
-    def K_LB(self) -> float:
-        """Explicit lower bound on the oracle calls needed for E[f_t(x_t^K)] - f_t^* <= eps at
-        eps = delta^2/(36 d) (digest section 5.3)."""
-        return K_LB_formula(self.d, self.eps_target, self.N_eff)
 
     def bias_matrix(self) -> np.ndarray:
         """The given b (an upper bound on d_H(D_i, D_j))."""

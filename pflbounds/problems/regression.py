@@ -279,6 +279,54 @@ class LinearRegressionFamily:
         return glm_mixed_grad(X, op, A, bl, lambda t, y: t - y)
 
 
+    # ------------------------------------------------------------------ distances
+    def covariance_sq_distances(self) -> np.ndarray:
+        """||Sigma_i - Sigma_j||_F^2, shape (N, N): the squared distances between the agents'
+        feature covariances (even2022 Appendix A uses b_ij = ||Sigma_i - Sigma_j||)."""
+        if self.diagonal:
+            D = self.Sigmas
+        else:
+            D = self.Sigmas.reshape(self.N, -1)
+        sq = np.einsum("nc,nc->n", D, D)
+        D2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * (D @ D.T), 0.0)
+        np.fill_diagonal(D2, 0.0)
+        return D2
+
+    def estimate_biases(self, S: int, R: int, rng: np.random.Generator) -> np.ndarray:
+        """bhat_ij^2 = ||muhat_i - muhat_j||^2, shape (R, N, N), where muhat_i is the mean of
+        the stacked sample xi = (vec(a a^T), a b) over S fresh samples of agent i (even2022
+        Section 6 estimator, as used in Appendix A).
+
+        Computed from inner products without forming the d^2 features:
+        <muhat_i, muhat_j> = (1/S^2) sum_{s,t} (a_is^T a_jt)^2 + v_i^T v_j with
+        v_i = (1/S) sum_s a_is b_is (S(S+1)/2 products of (N, d) blocks); when that costs more
+        than the d^2 features (S(S+1)/2 > d), from the features. The generator is consumed as
+        S calls of :meth:`sample`.
+        """
+        if int(S) != S or S < 1:
+            raise ValueError(f"need an integer S >= 1 of estimation samples, got {S}")
+        S = int(S)
+        draws = [self.sample(R, rng) for _ in range(S)]
+        A = [a for a, _ in draws]  # S arrays (R, N, d)
+        v = sum(a * b[..., None] for a, b in draws) / S  # (R, N, d)
+        gram = np.matmul(v, np.swapaxes(v, 1, 2))
+        if S * (S + 1) // 2 <= self.d:
+            # few samples: S(S+1)/2 products of (N, d) blocks cost less than d^2 features
+            for s in range(S):
+                for t in range(s, S):
+                    G2 = np.matmul(A[s], np.swapaxes(A[t], 1, 2)) ** 2
+                    gram += (G2 if s == t else G2 + np.swapaxes(G2, 1, 2)) / S**2
+        else:
+            aa = sum(np.einsum("rnc,rne->rnce", a, a) for a in A) / S  # (R, N, d, d)
+            flat = aa.reshape(R, self.N, -1)
+            gram += np.matmul(flat, np.swapaxes(flat, 1, 2))
+        sq = np.einsum("rnn->rn", gram)
+        D2 = np.maximum(sq[:, :, None] + sq[:, None, :] - 2.0 * gram, 0.0)
+        idx = np.arange(self.N)
+        D2[:, idx, idx] = 0.0
+        return D2
+
+
 def least_squares_reference(
     A: np.ndarray, b: np.ndarray, solver: str = "lstsq"
 ) -> tuple[np.ndarray, float]:

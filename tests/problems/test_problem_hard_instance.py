@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from pflbounds.problems import HardInstanceA, K_LB_formula
+from pflbounds.problems import HardInstanceA
 
 
 def _inst(d: int = 16, delta: float = 0.2, seed: int = 0) -> HardInstanceA:
@@ -24,14 +24,12 @@ def test_construction_and_constants():
     assert A.eps_target <= 1 / (576 * d)
 
 
-def test_k_lb_numbers():
-    # (d/3) ln(2/sqrt e) - ln 2 over C1 * 36 d eps N_eff, C1 = 8.79
-    val = K_LB_formula(64, 1e-4, 1)
-    assert val == pytest.approx((64 / 3 * (np.log(2) - 0.5) - np.log(2)) / (8.79 * 36 * 64 * 1e-4))
-    assert val * 1e-4 == pytest.approx(1.6926e-4, rel=1e-3)  # not 6.8e-5: see digest 5.3
-    assert K_LB_formula(11, 1e-3, 1) > 0 > K_LB_formula(10, 1e-3, 1)
-    A = _inst()
-    assert A.K_LB() == pytest.approx(K_LB_formula(16, A.eps_target, 3))
+def test_engine_holds_no_paper_formula():
+    import pflbounds.problems as problems
+    import pflbounds.problems.hard_instance as hi
+
+    assert not hasattr(problems, "K_LB_formula") and not hasattr(hi, "K_LB_formula")
+    assert not hasattr(HardInstanceA, "K_LB")
 
 
 def test_sample_moments():

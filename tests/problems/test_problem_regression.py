@@ -82,3 +82,44 @@ def test_mixed_grad_pairwise(sparse):
                     A[:, None, :, :] * (np.einsum("rjc,ric->rij", A, X) - b[:, None, :])[..., None])
     L = sp.csr_matrix(Lam) if sparse else Lam
     assert np.allclose(F.mixed_grad(X, L, (A, b)), ref, atol=1e-12)
+
+
+def _features(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(vec(a a^T), a b) per replica and agent, shape (R, N, d^2 + d)."""
+    aa = np.einsum("rnc,rne->rnce", A, A).reshape(*A.shape[:2], -1)
+    return np.concatenate([aa, A * b[..., None]], axis=-1)
+
+
+@pytest.mark.parametrize("S", [1, 3, 7])  # 7: S(S+1)/2 > d, the feature branch
+def test_estimated_distances_equal_the_explicit_feature_distances(S):
+    F, _ = LinearRegressionFamily.cluster_case(6, 5, 2, np.random.default_rng(11))
+    got = F.estimate_biases(S, 4, np.random.default_rng(12))
+    rng = np.random.default_rng(12)
+    mu_hat = sum(_features(*F.sample(4, rng)) for _ in range(S)) / S
+    want = ((mu_hat[:, :, None, :] - mu_hat[:, None, :, :]) ** 2).sum(-1)
+    assert got.shape == (4, 6, 6)
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+    assert np.all(np.diagonal(got, axis1=1, axis2=2) == 0)
+    np.testing.assert_array_equal(got, np.swapaxes(got, 1, 2))
+    with pytest.raises(ValueError, match="S >= 1"):
+        F.estimate_biases(0, 2, rng)
+
+
+def test_estimated_distances_are_unbiased_up_to_the_sampling_noise():
+    # E bhat_ij^2 = ||E xi_i - E xi_j||^2 + (tr Cov xi_i + tr Cov xi_j)/S: with many
+    # samples the estimate concentrates on the distance of the means
+    F, labels = LinearRegressionFamily.cluster_case(4, 3, 2, np.random.default_rng(13))
+    b2 = F.estimate_biases(2000, 3, np.random.default_rng(14))  # the feature branch (S > d)
+    same = labels[:, None] == labels[None, :]
+    assert np.all(b2[:, same & ~np.eye(4, dtype=bool)] < b2[:, ~same].min() / 2)
+
+
+def test_covariance_distances():
+    F = _small()
+    D = F.covariance_sq_distances()
+    want = ((F.Sigmas[:, None] - F.Sigmas[None]) ** 2).sum(axis=(2, 3))
+    np.testing.assert_allclose(D, want, rtol=1e-12, atol=1e-12)
+    G, labels = LinearRegressionFamily.cluster_case(6, 5, 3, np.random.default_rng(15))
+    D2 = G.covariance_sq_distances()  # ||e_m e_m^T - e_m' e_m'^T||_F^2 = 2 across clusters
+    np.testing.assert_allclose(D2, np.where(labels[:, None] == labels[None, :], 0.0, 2.0),
+                               atol=1e-12)
