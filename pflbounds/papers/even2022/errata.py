@@ -94,6 +94,51 @@ _E = [
         "derivable from Theorem 4 (and fails the dimension check).",
         "Sufficient conditions from the corrected Theorem 4 with u = Delta^2/4 (corrected form).",
         None, "§8 #23", ("corrected",)),
+    Erratum(
+        "even2022.erratum23_agents", "Corollary 2 (discussion: N = Omega~(M/eps))",
+        "The discussion concludes that N = Omega~(M/eps) agents suffice. M/eps has the unit "
+        "1/[f], not that of a count (it fails the dimension check); it comes from the condition "
+        "C = Omega~(nu^2 d_eff/eps), which Theorem 4 does not give.",
+        "With S and K = O~(kappa) bounded, KC = Omega~(kappa sigma^2/(eps mu)) gives "
+        "C = Omega~(kappa sigma^2/(eps mu K)), hence N = M C = Omega~(M kappa sigma^2/(eps mu K)) "
+        "(corrected form): still linear in M/eps, the scaling the check shows.",
+        "even2022.C2", "§8 #23, §4.13", ("corrected",)),
+    Erratum(
+        "even2022.erratum18", "Theorem 4 (proof, App. E: bias of the estimated weights)",
+        "E[sum_ij lambda_hat_ij b_ij^2] <= b_max^2 P(b_hat^2 <= u | b^2 > 4u) + 4u^2 "
+        "1{4u^2 >= Delta} drops the number of pairs its union bound runs over (N agents, each "
+        "with N - C agents of other clusters), writes 4u^2 for 4 D*^2 u (b_hat^2 <= u makes u a "
+        "squared distance; the printed form fails the dimension check) and 4u^2 >= Delta for "
+        "4u > Delta^2. The proof also counts N_hat_i with b_ij <= u for b_hat_ij^2 <= u, and "
+        "its good event ||mu_hat_i - mu_m||^2 <= u only gives b_hat_ij^2 <= 4u inside a "
+        "cluster (u/4 is needed for N_hat_i >= C).",
+        "N (2 (N - C) b_max^2 e^{-S max(2u, Delta^2 - 2u)/(8 nu^2)} + 4 D*^2 u 1{4u > Delta^2}) "
+        "(corrected form); Monte Carlo on clustered Gaussian means puts the measured value "
+        "above the printed bound and below the corrected one.",
+        "even2022.E18", "§8 #17, #18", ("corrected",)),
+    Erratum(
+        "even2022.hkz_threshold", "Appendix E (Hsu-Kakade-Zhang tail, first display)",
+        "The threshold d_eff nu^2 + 2 sqrt(||Sigma||_2 t) + 2 nu^2 t has sqrt(||Sigma||_2 t) "
+        "where Hsu, Kakade and Zhang have 2 sqrt(Tr(Sigma^2) t): the printed level does not "
+        "scale with Sigma (it fails the dimension check) and is exceeded with probability "
+        "far above e^{-t} when Sigma is large (Sigma = 100 I_100, t = ln 10: about 0.3 "
+        "instead of at most 0.1), with either reading of ||Sigma||_2 (Frobenius or operator).",
+        "Tr(Sigma) + 2 ||Sigma||_F sqrt(t) + 2 ||Sigma||_op t (corrected form). The paper's "
+        "next display, P(||xi||^2 >= 4u) <= e^{-u/(2 nu^2)} for u >= nu^2 d_eff, follows from "
+        "the corrected threshold and holds.",
+        "even2022.E20", "§8 #20", ("corrected",)),
+    Erratum(
+        "even2022.erratum24", "Section 5 (bias terms of the classical baselines)",
+        "The single global model is said to have the bias term (1/N^2) sum_ij b_ij and "
+        "classical personalisation (lambda_ii = 1 - alpha_i, lambda_ij = alpha_i/(N-1)) the "
+        "bias (1/N) sum_i alpha_i/(N-1) sum_{j != i} b_ij: first powers of b_ij, where Theorem "
+        "3 has b_ij^2/(2 mu). The printed terms have the unit of a gradient, not of a function "
+        "value (they fail the dimension check), and underestimate the bias floor when "
+        "b_ij > 2 mu.",
+        "Theorem 3's bias with these weights: (1/N^2) sum_ij b_ij^2/(2 mu) and (1/N) sum_i "
+        "alpha_i/(N-1) sum_{j != i} b_ij^2/(2 mu) (corrected forms); the exact bias floors "
+        "on the quadratic family lie above the printed terms and below the corrected ones.",
+        "even2022.E24", "§8 #24", ("corrected",)),
 ]
 
 ERRATA: dict[str, Erratum] = {e.id.split(".", 1)[1]: e for e in _E}

@@ -86,6 +86,24 @@ D_star = P.constant("D_star", "bound on every ||x_i^*||", "x", latex="D^*", typs
 c_N = P.constant("c_N", "number of misclassifiable pairs per agent in the union bound "
                "(1 in the paper, N - C when counted)", "1", "positive",
                latex="c_N", typst="c_N")
+M = P.constant("M", "number of clusters (N = M C)", "1", "positive_integer", latex="M",
+             typst="M")
+t_dev = P.constant("t", "deviation level of the Hsu-Kakade-Zhang tail (probability e^-t)", "1",
+                 latex="t", typst="t")
+Sigma_F = P.constant("Sigma_F", "||Sigma||_2 of Appendix E, read as the Frobenius norm "
+                     "sqrt(Tr Sigma^2) (the appendix uses ||Sigma||_2^2 = sum_k nu_k^4)",
+                     "f^2/x^4", latex=r"\|\Sigma\|_2", typst="norm(Sigma)_2")
+bsum = P.constant("bsum", "sum_ij b_ij (first powers)", "f/x", "nonnegative",
+                latex=r"\sum_{ij} b_{ij}", typst="sum_(i j) b_(i j)")
+b2sum = P.constant("b2sum", "sum_ij b_ij^2", "f^2/x^2", "nonnegative",
+                 latex=r"\sum_{ij} b_{ij}^2", typst="sum_(i j) b_(i j)^2")
+alpha = P.constant("alpha", "weight of the other agents in classical personalisation "
+                   "(lambda_ii = 1 - alpha, lambda_ij = alpha/(N-1))", "1", "unit_interval",
+                   latex=r"\alpha", typst="alpha")
+invN_afo_mean = P.constant("invN_afo_mean", "(1/N) sum_i 1/N_i^eps(2b^2/mu): the AFO neighbour "
+                           "counts of Theorem 2 (b_ij^2 <= mu eps/2)", "1", "positive",
+                           latex=r"\frac{1}{N}\sum_i \frac{1}{\mathcal{N}_i^\varepsilon(2b^2/\mu)}",
+                           typst="1/N sum_i 1/(cal(N)_i^epsilon (2 b^2/mu))")
 
 #: Theorem 1's normalisation (mu = L = 1/r^2) and other shorthands
 A6 = 2 * mu**2 * K * Delta0 / (sigma2 * L * V)

@@ -7,14 +7,24 @@ Learning", NeurIPS 2022. Results are registered in the catalog on import; look t
 
 from __future__ import annotations
 
-from pflbounds.papers.even2022 import afa, afo, assumptions, estimated, lower_bound
+from pflbounds.papers.even2022 import (
+    afa,
+    afo,
+    assumptions,
+    baselines,
+    concentration,
+    estimated,
+    lower_bound,
+    speedup,
+)
 from pflbounds.papers.even2022.errata import ERRATA
+from pflbounds.symbolic.result import Result
 
 RESULTS = {
     r.id: r
-    for mod in (lower_bound, afo, afa, estimated)
+    for mod in (lower_bound, afo, afa, estimated, concentration, baselines, speedup)
     for r in vars(mod).values()
-    if getattr(r, "paper", None) == "even2022"
+    if isinstance(r, Result) and r.paper == "even2022"
 }
 
 __all__ = ["ERRATA", "RESULTS", "assumptions"]

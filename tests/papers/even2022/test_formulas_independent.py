@@ -288,6 +288,71 @@ def ref_cor2_corrected(v):
     }
 
 
+# Appendix E concentration (digest §4.11-4.12), Section 5 baselines, speedups (§4.10, §4.13)
+def ref_hkz_printed(v):
+    return v["nu2"] * v["d_eff"] + 2 * np.sqrt(v["Sigma_F"] * v["t"]) + 2 * v["nu2"] * v["t"]
+
+
+def ref_hkz_corrected(v):
+    return v["nu2"] * v["d_eff"] + 2 * v["Sigma_F"] * np.sqrt(v["t"]) + 2 * v["nu2"] * v["t"]
+
+
+def ref_hkz_norm_tail(v):
+    return np.exp(-v["u"] / (2 * v["nu2"]))
+
+
+def ref_thm4_recovery(v):
+    return 1 - 2 * v["C"] * np.exp(-v["S"] * v["u"] / (8 * v["nu2"]))
+
+
+def ref_thm4_bias_printed(v):
+    near = np.where(4 * v["u"] ** 2 >= np.sqrt(v["Delta2"]), 1.0, 0.0)
+    return v["b_max"] ** 2 * ref_thm4_tail(v) + 4 * v["u"] ** 2 * near
+
+
+def ref_thm4_bias_corrected(v):
+    near = np.where(4 * v["u"] > v["Delta2"], 1.0, 0.0)
+    return v["N"] * ((v["N"] - v["C"]) * v["b_max"] ** 2 * ref_thm4_tail(v)
+                     + 4 * v["D_star"] ** 2 * v["u"] * near)
+
+
+def ref_local_printed(v):
+    return v["F0"] * np.exp(-v["K"] / (2 * kappa(v))) + kappa(v) * v["sigma2"] / (v["K"] * v["mu"])
+
+
+def ref_local_explicit(v):
+    return (v["F0"] * np.exp(-v["eta"] * v["mu"] * v["K"])
+            + v["eta"] * v["L"] * v["sigma2"] / v["mu"])
+
+
+def ref_global_printed(v):
+    return v["bsum"] / v["N"] ** 2
+
+
+def ref_global_corrected(v):
+    return v["b2sum"] / (2 * v["mu"] * v["N"] ** 2)
+
+
+def ref_personalised_printed(v):
+    return v["alpha"] / (v["N"] * (v["N"] - 1)) * v["bsum"]
+
+
+def ref_personalised_corrected(v):
+    return v["alpha"] / (v["N"] * (v["N"] - 1)) * v["b2sum"] / (2 * v["mu"])
+
+
+def ref_cor1_remark(v):
+    return kappa(v) * v["sigma2"] / (v["mu"] * v["eps"]) * v["invN_afo_mean"]
+
+
+def ref_cor2_agents_printed(v):
+    return v["M"] / v["eps"]
+
+
+def ref_cor2_agents_corrected(v):
+    return v["M"] * kappa(v) * v["sigma2"] / (v["K"] * v["mu"] * v["eps"])
+
+
 # ----------------------------------------------------------------------------- samplers
 def s_lower(rng, n):
     return {
@@ -354,6 +419,40 @@ def s_est(rng, n):
     v["D_star"] = logu(rng, n, 0.1, 10.0)
     v["b_max"] = logu(rng, n, 0.01, 10.0)
     v["c_N"] = rng.uniform(1.0, 50.0, n)
+    return v
+
+
+def s_clusters(rng, n):
+    """Theorem 4's inputs with N = M C (M clusters of C agents)."""
+    v = s_est(rng, n)
+    v["M"] = ints(rng, n, 1, 20)
+    v["N"] = v["M"] * v["C"]
+    return v
+
+
+def s_hkz(rng, n):
+    v = {"nu2": logu(rng, n, 1e-2, 100.0), "d_eff": logu(rng, n, 1.0, 200.0),
+         "t": logu(rng, n, 1e-2, 20.0)}
+    # ||Sigma||_F lies between nu^2 and nu^2 sqrt(d_eff)
+    v["Sigma_F"] = v["nu2"] * np.sqrt(v["d_eff"]) ** rng.uniform(0, 1, n)
+    v["u"] = v["nu2"] * v["d_eff"] * logu(rng, n, 1.0, 10.0)
+    return v
+
+
+def s_baselines(rng, n):
+    v = base(rng, n)
+    v["N"] = ints(rng, n, 2, 60)
+    v["bsum"] = logu(rng, n, 1e-3, 1e3)
+    v["b2sum"] = logu(rng, n, 1e-3, 1e3)
+    v["alpha"] = rng.uniform(0.0, 1.0, n)
+    v["eta"] = rng.uniform(0.01, 1.0, n) / (2 * v["L"])
+    return v
+
+
+def s_speedup(rng, n):
+    v = base(rng, n)
+    v["invN_afo_mean"] = rng.uniform(0.01, 1.0, n)
+    v["M"] = ints(rng, n, 1, 50)
     return v
 
 
@@ -443,6 +542,24 @@ SPECS = [
     Spec("even2022.theorem4_variance", "printed", ref_thm4_variance, s_est, ok_u),
     Spec("even2022.corollary2", "printed", ref_cor2_printed, s_est, hidden=True),
     Spec("even2022.corollary2", "corrected", ref_cor2_corrected, s_est, hidden=True),
+    Spec("even2022.hkz_tail", "printed", ref_hkz_printed, s_hkz),
+    Spec("even2022.hkz_tail", "corrected", ref_hkz_corrected, s_hkz),
+    Spec("even2022.hkz_norm_tail", "printed", ref_hkz_norm_tail, s_hkz),
+    Spec("even2022.theorem4_recovery", "printed", ref_thm4_recovery, s_clusters, ok_u),
+    Spec("even2022.theorem4_bias", "printed", ref_thm4_bias_printed, s_clusters, ok_u),
+    Spec("even2022.theorem4_bias", "corrected", ref_thm4_bias_corrected, s_clusters, ok_u),
+    Spec("even2022.baseline_local", "printed", ref_local_printed, s_baselines, hidden=True),
+    Spec("even2022.baseline_local", "explicit", ref_local_explicit, s_baselines),
+    Spec("even2022.baseline_global", "printed", ref_global_printed, s_baselines),
+    Spec("even2022.baseline_global", "corrected", ref_global_corrected, s_baselines),
+    Spec("even2022.baseline_personalised", "printed", ref_personalised_printed, s_baselines),
+    Spec("even2022.baseline_personalised", "corrected", ref_personalised_corrected,
+         s_baselines),
+    Spec("even2022.corollary1_remark", "printed", ref_cor1_remark, s_speedup, hidden=True),
+    Spec("even2022.corollary2_agents", "printed", ref_cor2_agents_printed, s_speedup,
+         hidden=True),
+    Spec("even2022.corollary2_agents", "corrected", ref_cor2_agents_corrected, s_speedup,
+         hidden=True),
 ]
 SPEC_IDS = [f"{s.rid}[{s.form}]" for s in SPECS]
 

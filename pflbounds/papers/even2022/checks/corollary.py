@@ -353,7 +353,7 @@ CHECKS = [
                    for i, (k, s2) in enumerate((k, s2) for k in (1.0, 10.0) for s2 in (1.0, 10.0))),
         quick_grid=(dict(_P14, instance=540, kappa=1.0, sigma2=1.0, eps_lo=1e-3, eps_hi=1.0,
                          x0=3.0, spread=0.2),),
-        engine="symbolic", result_id="even2022.corollary1", form="printed",
+        engine="symbolic", result_id="even2022.corollary1_remark", form="printed",
         xlabel="eps", ylabel="oracle calls",
         description="The paper's remark after Corollary 1, K_eps <= (1/N) sum_i K_eps(i), "
                     "with Corollary 1 as printed and K_eps(i) from Theorem 2 (explicit), for "
