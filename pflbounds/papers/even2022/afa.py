@@ -81,7 +81,8 @@ THEOREM3 = result(
                          cond(sp.Le(rho_W, 1), "rho(W) <= 1 (doubly-stochastic Lambda)"))),
     ],
     hypotheses=("even2022.A1", "even2022.A2", "even2022.A3"), source="Section 5, App. D",
-    errata=(ERRATA["erratum13"], ERRATA["erratum14"]), derivations=AFA_WEIGHTS,
+    errata=(ERRATA["erratum13"], ERRATA["erratum14"], ERRATA["erratum11"]),
+    derivations=AFA_WEIGHTS,
     quantity_typst="EE[F^K]",
 )
 
