@@ -111,6 +111,18 @@ def _read_csv(p: Path, what: str) -> np.ndarray:
     return np.array(rows, dtype=float)
 
 
+def matrix_inputs() -> tuple[str, ...]:
+    """Names whose value may be a matrix file: ``b`` and ``Lambda``, and every matrix that a
+    result's derivation reads (a paper's own, e.g. philippenko2025's ``c``)."""
+    from pflbounds.symbolic import catalog
+
+    names = dict.fromkeys(MATRIX_INPUTS)
+    for r in catalog.results():
+        for dv in r.derivations:
+            names.update(dict.fromkeys(dv.needs))
+    return tuple(names)
+
+
 def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.ndarray]]:
     """Split ``name=value`` words into scalar values and matrices (``b=FILE``)."""
     from pflbounds.symbolic.parsing import ParseError, parse_assignments, resolve_assignments
@@ -120,7 +132,7 @@ def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.n
     except ParseError as e:
         raise CliError(str(e)) from None
     matrices = {
-        n: load_matrix(raw.pop(n), n) for n in MATRIX_INPUTS
+        n: load_matrix(raw.pop(n), n) for n in matrix_inputs()
         if n in raw and (Path(raw[n]).suffix in (".npy", ".csv", ".txt") or Path(raw[n]).exists())
     }
     if len({m.shape for m in matrices.values()}) > 1:

@@ -9,4 +9,4 @@ P.register(
     digest="002_adaptive_collab_digest.md",
 )
 
-from pflbounds.papers.philippenko2025 import methods, theory  # noqa: E402,F401  (registers)
+from pflbounds.papers.philippenko2025 import complexity, methods, theory  # noqa: E402,F401

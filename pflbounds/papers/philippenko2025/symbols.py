@@ -118,3 +118,12 @@ def ind_ge(a: sp.Expr, b_: sp.Expr) -> sp.Expr:
 
 t = P.constant("t", "iteration index t = 1, 2, ... of a step-size schedule", "1",
                "positive_integer", latex="t", typst="t")
+
+# the calculator's clustered description of the heterogeneity (instead of matrices b, c)
+clusters = P.constant("clusters", "number of clusters (client i in cluster i mod clusters, as in "
+                      "Appendix A); b_ik = b_between across clusters, 0 within", "1",
+                      "positive_integer", latex="K", typst="K")
+b_between = P.constant("b_between", "b_ik between two clients of different clusters", "f/x",
+                       "nonnegative", latex=r"b_{\mathrm{between}}", typst="b_\"between\"")
+c_between = P.constant("c_between", "c_ik between two clients of different clusters", "1",
+                       "nonnegative", latex=r"c_{\mathrm{between}}", typst="c_\"between\"")
