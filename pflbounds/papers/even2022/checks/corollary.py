@@ -337,6 +337,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14, grid=P14_GRID,
         quick_grid=P14_QUICK, engine="exact", result_id="even2022.corollary1",
         form="printed",
+        xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="Clusters of sizes 2, 4, 8 with centres 4 apart (b^2/mu >= 16 >> eps), "
                     "H = I or diag(1..kappa). Measured: exact K_eps of AFA with Corollary 1 "
                     "weights and eta = min(1/(2L), eps mu N/(2 L sigma^2 sum lambda^2)); bound: "
@@ -363,6 +364,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14_cor1, grid=P14_GRID,
         quick_grid=P14_QUICK, engine="exact", result_id="even2022.corollary1",
         form="corrected",
+        xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="Same instances and AFA runs as P14; bound: ceil(max(2 kappa, 4 kappa "
                     "sigma^2 (1/N) sum_i 1/N_i/(mu eps)) ln(4 F^0/eps)) from the catalog."),
     Check(
@@ -380,6 +382,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p15_beats, grid=P15_BEATS_GRID,
         quick_grid=P15_BEATS_QUICK, engine="exact", result_id="even2022.corollary1",
         form="corrected",
+        xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="Three groups (or sizes 2, 4, 8) with within-group b^2/mu <= 0.04 and "
                     "between-group b^2/mu >= 15; eps in {0.05, 0.2, 1}, between the within-group "
                     "values and the global model's floor (2.3-7.7). "
@@ -394,6 +397,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.VIOLATED, simulate_p15_beats, grid=P15_GLOBAL_GRID,
         quick_grid=P15_GLOBAL_GRID[2:4], engine="exact", result_id="even2022.corollary1",
         form="corrected",
+        xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="P15 says Corollary 1 weights beat both baselines for every eps between "
                     "the within- and between-group distances. For eps between the global "
                     "model's bias floor (2.66) and the between-group b^2/mu (15.5), with large "
@@ -405,6 +409,8 @@ CHECKS = [
         "even2022.E16", "Erratum: Corollary 1 constants as printed", CheckKind.ERRATUM,
         Verdict.CONFIRMED, simulate_e16, grid=E16_GRID, quick_grid=E16_GRID[:1],
         engine="exact", result_id="even2022.corollary1", form="printed",
+        xlabel="K (oracle calls: the printed and the corrected count)",
+        ylabel="E[F^K] (bound: eps at its count)",
         description="Printed: some integer K <= 2 max(kappa sigma^2 (1/N) sum 1/N_i/(eps mu), "
                     "kappa) ln(F^0/eps) reaches E[F^K] <= eps with eta = min(mu N eps/(2 L "
                     "sigma^2 sum lambda^2), 1/(2L)). Searched on Q (rho(W) = 1): kappa in "
