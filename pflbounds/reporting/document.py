@@ -34,7 +34,7 @@ from pflbounds.reporting.model import (
     ValueTable,
     VerdictRow,
 )
-from pflbounds.reporting.numbers import round_numbers
+from pflbounds.reporting.numbers import tidy_prose
 from pflbounds.reporting.plainmath import to_typst
 
 __all__ = ["build_document", "format_margin", "format_replicas"]
@@ -45,8 +45,7 @@ _FORM_LABELS = {"printed": "Printed", "explicit": "Explicit", "corrected": "Corr
                 "proof": "Proof"}
 
 HIDDEN_SENTENCE = (
-    "evaluated with the hidden constant set to 1 and no hidden logarithm (the value then says "
-    "so)"
+    "with the hidden constant set to 1 and no hidden logarithm, and says so beside the value"
 )
 
 # Page setup and helper functions used by the generated body.
@@ -138,7 +137,7 @@ def _s(text: str) -> str:
 
 def _t(text: str) -> str:
     """Prose in plain notation as Typst markup, numbers to 4 significant digits."""
-    return to_typst(round_numbers(str(text)))
+    return to_typst(tidy_prose(str(text)))
 
 
 def _ident(text: str) -> str:
@@ -399,7 +398,7 @@ class _Writer:
     def result(self, s: PaperSection, res: ResultBlock, names: Mapping[str, str]) -> None:
         quantity = f"${res.quantity_typst}$" if res.quantity_typst else _t(res.quantity)
         self.add(
-            f"=== {escape_markup(res.label)}{self._label('result', res.id)}",
+            f"=== {_t(res.label)}{self._label('result', res.id)}",
             f"#muted[{_ident(res.id)} #h(0.6em) {escape_markup(res.kind)}"
             + (f" #h(0.6em) bounds: {quantity}" if res.quantity else "")
             + "]",

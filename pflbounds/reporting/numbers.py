@@ -7,10 +7,11 @@ identifiers and hashes alone.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
-__all__ = ["SIGNIFICANT", "fmt", "round_numbers"]
+__all__ = ["SIGNIFICANT", "fmt", "round_numbers", "tidy_prose"]
 
 SIGNIFICANT = 4
 
@@ -51,3 +52,31 @@ def round_numbers(text: str, digits: int = SIGNIFICANT) -> str:
         return f"{float(s):.{digits}g}"
 
     return _LONG_DECIMAL.sub(repl, text)
+
+
+_JSON_OBJECT = re.compile(r'\{"[^{}]*\}')
+
+
+def _pairs(obj: dict) -> str:
+    def one(v: object) -> str:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return fmt(v)
+        if isinstance(v, list):
+            return "(" + ", ".join(one(u) for u in v) + ")"
+        return str(v)
+
+    return ", ".join(f"{k}={one(v)}" for k, v in obj.items())
+
+
+def tidy_prose(text: str, digits: int = SIGNIFICANT) -> str:
+    """Prose as the report prints it: JSON objects (``{"K":2000,"kappa":4.0}``) as
+    ``{K=2000, kappa=4}`` (they can then break across lines) and long decimals rounded."""
+
+    def repl(m: re.Match[str]) -> str:
+        try:
+            obj = json.loads(m.group(0))
+        except ValueError:
+            return m.group(0)
+        return "{" + _pairs(obj) + "}" if isinstance(obj, dict) else m.group(0)
+
+    return round_numbers(_JSON_OBJECT.sub(repl, text), digits)

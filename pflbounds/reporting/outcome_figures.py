@@ -12,6 +12,7 @@ Figure specs are described in :mod:`pflbounds.reporting.figure_specs`. A table s
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from collections.abc import Sequence
@@ -216,6 +217,11 @@ def scaling_figures(outcome: Outcome) -> list[dict[str, Any]]:
         fig = figure("scaling", _title(outcome), str(f.get("x_param", "x")), "cost", items,
                      logx=True, logy=True)
         group = f.get("group")
+        if isinstance(group, str) and group.startswith("{"):
+            try:
+                group = json.loads(group)
+            except ValueError:
+                pass
         fig["caption"] = (f"Fixed parameters: {params_text(group)}." if isinstance(group, dict)
                           else f"Group {group}.")
         fig["annotations"] = [_fit_note(f, "")]

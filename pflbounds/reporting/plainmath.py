@@ -138,15 +138,15 @@ def _scan_attachment(text: str, i: int) -> tuple[list, int]:
     if not m:
         return [], i
     run = m.group(0)
+    sign = [Tok("op", "-")] if run.startswith("-") else []
+    run = run.lstrip("-")
     if m.end() < len(text) and text[m.end()] == "'":
-        return [_script_run(run), Tok("op", "'")], m.end() + 1
-    return [_script_run(run)], m.end()
+        return [*sign, _script_run(run), Tok("op", "'")], m.end() + 1
+    return [*sign, _script_run(run)], m.end()
 
 
 def _script_run(run: str):
     """``ij`` -> two indices, ``eff`` -> upright text, ``eps`` -> epsilon, ``-1`` -> -1."""
-    if run.startswith("-"):
-        return Tok("text", run)  # emitted raw (a signed number or symbol)
     if run.isdigit() or len(run) == 1:
         return Atom(run, "num" if run.isdigit() else "ident")
     if run in GREEK or run in _ALIAS:
@@ -232,8 +232,15 @@ def _scan(text: str) -> list:
         elif ch in "0123456789":
             m = _NUM.match(text, i)
             assert m is not None
-            out.append(Atom(m.group(0), "num"))
+            atom = Atom(m.group(0), "num")
             i = m.end()
+            while i < n and text[i] == "^":  # 10^6, 1 1^T, 2^-j
+                script, j = _scan_attachment(text, i + 1)
+                if not script:
+                    break
+                atom.sup.extend(script)
+                i = j
+            out.append(atom)
         elif ch in "^_" and out and (isinstance(out[-1], Tok) and out[-1].text in ("||", "|")
                                     or isinstance(out[-1], Tok) and out[-1].kind == "close"
                                     or isinstance(out[-1], Script)):
@@ -305,7 +312,7 @@ def _strength(item, nxt) -> str:
         return "W"
     if isinstance(item, Atom):
         if item.kind == "num":
-            return "S" if re.search("[eE]", item.base) else "W"
+            return "S" if re.search("[eE]", item.base) or item.sup else "W"
         if item.sub or item.sup or item.accent or item.primes:
             return "S"
         b = item.base
