@@ -113,11 +113,11 @@ def _read_csv(p: Path, what: str) -> np.ndarray:
 
 def matrix_inputs() -> tuple[str, ...]:
     """Names whose value may be a matrix file: ``b`` and ``Lambda``, and every matrix that a
-    result's derivation reads (a paper's own, e.g. philippenko2025's ``c``)."""
+    derivation of a loaded paper reads (a paper's own, e.g. philippenko2025's ``c``)."""
     from pflbounds.symbolic import catalog
 
     names = dict.fromkeys(MATRIX_INPUTS)
-    for r in catalog.results():
+    for r in catalog.loaded_results():
         for dv in r.derivations:
             names.update(dict.fromkeys(dv.needs))
     return tuple(names)

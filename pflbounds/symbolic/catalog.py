@@ -102,6 +102,11 @@ def results(paper: str | None = None) -> list[Result]:
     return [r for r in _RESULTS.values() if paper is None or r.paper == paper]
 
 
+def loaded_results() -> list[Result]:
+    """The results of the papers loaded so far (no loading: ``eval`` loads only its own)."""
+    return list(_RESULTS.values())
+
+
 def assumptions(paper: str | None = None) -> list[Assumption]:
     load_papers()
     return [a for a in _ASSUMPTIONS.values() if paper is None or a.id.startswith(paper + ".")]
