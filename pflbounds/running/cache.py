@@ -194,6 +194,8 @@ class TaskCache:
         """Remove entries: all of them, those whose check id matches the glob ``pattern``,
         and/or those for which ``stale(meta)`` is true. Unreadable files go too. Returns
         (entries removed, bytes freed)."""
+        if not (self.root / "tasks").is_dir():
+            return 0, 0
         if pattern is None and stale is None:
             n = b = 0
             for p in self.files():
