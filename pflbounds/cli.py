@@ -791,7 +791,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("validate", help="run a validation suite")
     s.add_argument("suite", nargs="?", metavar="SUITE",
                    help="a suite name (quick, even2022) or a suite file (.toml); default quick")
-    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--jobs", type=_int_at_least(1), default=1,
+                   help="local worker processes, one BLAS thread each (default 1)")
     _add_run_options(s)
     s.add_argument("--out", metavar="DIR",
                    help="results folder (default reports/SUITE_NAME); its parent must exist")
