@@ -5,6 +5,10 @@ and ``[x]`` (parameter length). A gradient has unit ``[f]/[x]``, so the strong-c
 and smoothness constants have unit ``[f]/[x]^2``, a gradient-noise variance
 ``[f]^2/[x]^2`` and a step size ``[x]^2/[f]``. Counts (K, N) are dimensionless.
 
+A paper may need a further base dimension (e.g. ``[xi]``, the length of a data sample in
+its metric space): :func:`declare_base_dimension` adds one by name, and units then combine
+``[f]``, ``[x]`` and every declared base.
+
 A bound must carry the unit of the quantity it bounds; the arguments of ``exp`` and
 ``log``, of indicators and of comparisons inside ``Min``/``Max`` must be homogeneous.
 This catches typos such as a squared threshold where a plain one belongs.
@@ -12,6 +16,7 @@ This catches typos such as a squared threshold where a plain one belongs.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,40 +27,82 @@ class DimensionError(ValueError):
     """A formula mixes incompatible units."""
 
 
+_EXTRA_BASES: set[str] = set()
+_BASE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+def declare_base_dimension(name: str) -> str:
+    """Declare a base dimension beyond ``f`` and ``x`` (idempotent); returns ``name``.
+
+    After ``declare_base_dimension("xi")``, ``Unit.parse("f/xi")`` is ``[f]/[xi]``.
+    """
+    if not isinstance(name, str) or not _BASE_NAME.match(name) or name in ("f", "x"):
+        raise ValueError(
+            f"bad base dimension name {name!r} (expected an identifier other than f and x)"
+        )
+    _EXTRA_BASES.add(name)
+    return name
+
+
+def extra_base_dimensions() -> tuple[str, ...]:
+    """The declared base dimensions beyond ``f`` and ``x``, sorted."""
+    return tuple(sorted(_EXTRA_BASES))
+
+
+def _merge(a: tuple, b: tuple, sign: int) -> tuple:
+    out = dict(a)
+    for name, e in b:
+        out[name] = out.get(name, Fraction(0)) + sign * e
+    return tuple(sorted((k, v) for k, v in out.items() if v != 0))
+
+
 @dataclass(frozen=True)
 class Unit:
-    """A unit ``[f]^f * [x]^x`` with rational exponents."""
+    """A unit ``[f]^f * [x]^x`` (times declared extra bases) with rational exponents.
+
+    ``extra`` holds ``(name, exponent)`` pairs of declared bases, sorted, nonzero only.
+    """
 
     f: Fraction = Fraction(0)
     x: Fraction = Fraction(0)
+    extra: tuple[tuple[str, Fraction], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.extra:
+            object.__setattr__(self, "extra", _merge((), tuple(self.extra), 1))
 
     def __mul__(self, other: Unit) -> Unit:
-        return Unit(self.f + other.f, self.x + other.x)
+        return Unit(self.f + other.f, self.x + other.x, _merge(self.extra, other.extra, 1))
 
     def __truediv__(self, other: Unit) -> Unit:
-        return Unit(self.f - other.f, self.x - other.x)
+        return Unit(self.f - other.f, self.x - other.x, _merge(self.extra, other.extra, -1))
 
     def __pow__(self, p: Fraction | int) -> Unit:
         p = Fraction(p)
-        return Unit(self.f * p, self.x * p)
+        return Unit(self.f * p, self.x * p, tuple((n, e * p) for n, e in self.extra))
 
     @property
     def dimensionless(self) -> bool:
-        return self.f == 0 and self.x == 0
+        return self.f == 0 and self.x == 0 and not self.extra
 
     def __str__(self) -> str:
         if self.dimensionless:
             return "1"
         parts = []
-        for base, e in (("[f]", self.f), ("[x]", self.x)):
+        bases = (("f", self.f), ("x", self.x), *self.extra)
+        for name, e in bases:
             if e == 0:
                 continue
+            base = f"[{name}]"
             parts.append(base if e == 1 else f"{base}^{e}")
         return "*".join(parts)
 
     @classmethod
     def parse(cls, text: str) -> Unit:
-        """Parse ``"f^2/x^2"``, ``"x^2/f"``, ``"f"``, ``"1"`` (a tiny unit grammar)."""
+        """Parse ``"f^2/x^2"``, ``"x^2/f"``, ``"f"``, ``"1"`` (a tiny unit grammar).
+
+        Declared extra bases (:func:`declare_base_dimension`) parse by name: ``"f/xi"``.
+        """
         text = text.replace(" ", "")
         if text in ("", "1"):
             return cls()
@@ -69,8 +116,13 @@ class Unit:
                 u = cls(x=e)
             elif base == "1":
                 u = cls()
+            elif base in _EXTRA_BASES:
+                u = cls(extra=((base, e),))
             else:
-                raise ValueError(f"unknown base dimension {base!r} in unit {text!r} (use f or x)")
+                extra = "".join(f", {b}" for b in extra_base_dimensions())
+                raise ValueError(
+                    f"unknown base dimension {base!r} in unit {text!r} (use f, x{extra})"
+                )
             unit = unit * u if sign > 0 else unit / u
         return unit
 
