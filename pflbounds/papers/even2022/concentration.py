@@ -12,7 +12,7 @@ import sympy as sp
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.estimated import U_COND
+from pflbounds.papers.even2022.estimated import THEOREM4_TAIL, U_COND
 from pflbounds.papers.even2022.paper import P, cond, form, result
 from pflbounds.papers.even2022.symbols import (
     C,
@@ -79,7 +79,9 @@ THEOREM4_RECOVERY = result(
     source="App. E", quantity_typst="PP(forall i in cal(C)_m: norm(hat(mu)_i - mu_m)^2 <= u)",
 )
 
-_TAIL = sp.exp(-S * sp.Max(2 * u, Delta2 - 2 * u) / (8 * nu2))
+TAIL_BOUND = THEOREM4_TAIL.form("printed").expr
+"""2 e^{-S max(2u, Delta^2 - 2u)/(8 nu^2)}: the proof's bound on P(b_hat_ij^2 <= u) for a pair
+of agents of different clusters."""
 
 THEOREM4_BIAS = result(
     "theorem4_bias", "Theorem 4 (proof: bias of the estimated weights)", Kind.UPPER_BOUND,
@@ -88,10 +90,10 @@ THEOREM4_BIAS = result(
     "b_ij^2 > 4u) + 4u^2 1{4u^2 >= Delta}, with P(b_hat_ij^2 <= u | b_ij^2 > 4u) <= "
     "2 e^{-S max(2u, Delta^2 - 2u)/(8 nu^2)}.",
     [
-        form("printed", b_max**2 * 2 * _TAIL + 4 * u**2 * ind_ge(4 * u**2, sp.sqrt(Delta2)),
+        form("printed", b_max**2 * TAIL_BOUND + 4 * u**2 * ind_ge(4 * u**2, sp.sqrt(Delta2)),
              "The proof's display with the next line's tail bound substituted, typos "
              "included (it fails the dimension check)."),
-        form("corrected", N * (2 * (N - C) * b_max**2 * _TAIL
+        form("corrected", N * ((N - C) * b_max**2 * TAIL_BOUND
                                + 4 * D_star**2 * u * ind_gt(4 * u, Delta2)),
              "Sum over the N agents of the union bound over each agent's N - C agents of "
              "other clusters (lambda_hat_ij <= 1{b_hat_ij^2 <= u}), plus 4 D*^2 u per agent "
@@ -104,7 +106,7 @@ THEOREM4_BIAS = result(
 )
 
 P.algorithms({
-    "theorem4_recovery": ("pflbounds.problems.gaussian_means.GaussianMeans.sample_means",),
-    "theorem4_bias": ("pflbounds.problems.gaussian_means.GaussianMeans.estimate_biases",
+    "theorem4_recovery": ("pflbounds.problems.gaussian_means.GaussianMeans",),
+    "theorem4_bias": ("pflbounds.problems.gaussian_means.GaussianMeans",
                       "pflbounds.problems.gaussian_means.estimated_weights"),
 })

@@ -162,42 +162,45 @@ _BIAS = (
     {"instance": 631, "M": 4, "C": 10, "d": 4, "Delta2": 1.0, "Sigma": 1.0, "S": 64, "u": 0.25},
 )
 
+def _probability_check(cid: str, title: str, expected: Verdict, simulate, grid, delta: float,
+                       result_id: str, form: str, plot, description: str,
+                       quick_grid=None) -> Check:
+    """A holds_with_probability check on 20000 independent draws."""
+    return Check(cid, title, CheckKind.HOLDS_WITH_PROBABILITY, expected, simulate, grid=grid,
+                 quick_grid=quick_grid, engine="mc", replicas=20000, block_size=10000,
+                 delta=delta, result_id=result_id, form=form, plot=plot,
+                 description=description)
+
+
 CHECKS = [
-    Check(
-        "even2022.P12_hkz", "Hsu-Kakade-Zhang tail (corrected threshold)",
-        CheckKind.HOLDS_WITH_PROBABILITY, Verdict.HOLDS, simulate_hkz, grid=_HKZ,
-        quick_grid=_HKZ[:3], engine="mc", replicas=20000, block_size=10000,
-        delta=DELTA_TAIL, result_id="even2022.hkz_tail", form="corrected",
-        plot=rate_bars("grid point", _sigma_text),
+    _probability_check(
+        "even2022.P12_hkz", "Hsu-Kakade-Zhang tail (corrected threshold)", Verdict.HOLDS,
+        simulate_hkz, _HKZ, DELTA_TAIL, "even2022.hkz_tail", "corrected",
+        rate_bars("grid point", _sigma_text), quick_grid=_HKZ[:3],
         description="xi ~ N(0, Sigma); a draw violates when ||xi||^2 >= Tr(Sigma) + "
                     "2 ||Sigma||_F sqrt(t) + 2 nu^2 t with t = ln 10; claimed rate <= e^-t = "
                     "0.1. Isotropic, geometric and rank-one spectra, scales 0.01 to 100."),
-    Check(
+    _probability_check(
         "even2022.E20", "Erratum: the printed Hsu-Kakade-Zhang threshold is exceeded too often",
-        CheckKind.HOLDS_WITH_PROBABILITY, Verdict.VIOLATED, simulate_hkz, grid=_E20,
-        quick_grid=_E20[:1], engine="mc", replicas=20000, block_size=10000,
-        delta=DELTA_TAIL, result_id="even2022.hkz_tail", form="printed",
-        plot=rate_bars("grid point", _sigma_text),
+        Verdict.VIOLATED, simulate_hkz, _E20, DELTA_TAIL, "even2022.hkz_tail", "printed",
+        rate_bars("grid point", _sigma_text), quick_grid=_E20[:1],
         description="Same draws and claim with the printed threshold d_eff nu^2 + 2 sqrt("
                     "||Sigma||_2 t) + 2 nu^2 t (||Sigma||_2 read as ||Sigma||_F). The term "
                     "sqrt(||Sigma||_2 t) does not scale with Sigma: for large covariances "
                     "the level sits near Tr(Sigma) and is exceeded in about a third of the "
                     "draws. Expected VIOLATED (erratum hkz_threshold)."),
-    Check(
+    _probability_check(
         "even2022.P12_norm_tail", "Appendix E: P(||xi||^2 >= 4u) <= e^{-u/(2 nu^2)}",
-        CheckKind.HOLDS_WITH_PROBABILITY, Verdict.HOLDS, simulate_norm_tail, grid=_TAIL,
-        engine="mc", replicas=20000, block_size=10000, delta=DELTA_TAIL,
-        result_id="even2022.hkz_norm_tail", form="printed",
-        plot=rate_bars("grid point", _sigma_text),
+        Verdict.HOLDS, simulate_norm_tail, _TAIL, DELTA_TAIL, "even2022.hkz_norm_tail",
+        "printed", rate_bars("grid point", _sigma_text),
         description="xi ~ N(0, Sigma) with u = 2 nu^2 ln 10 (>= nu^2 d_eff, the condition); "
                     "a draw violates when ||xi||^2 >= 4u; claimed rate <= 0.1."),
-    Check(
+    _probability_check(
         "even2022.P12_recovery", "Theorem 4 proof: a cluster's sample means all within u",
-        CheckKind.HOLDS_WITH_PROBABILITY, Verdict.HOLDS, simulate_recovery, grid=_RECOVERY,
-        engine="mc", replicas=20000, block_size=10000, delta=DELTA_RECOVERY,
-        result_id="even2022.theorem4_recovery", form="printed",
-        plot=rate_bars("grid point", lambda q: f"C = {q['C']}, d = {q['d']}, S = {q['S']}, "
-                                               f"Sigma = {q['Sigma']}"),
+        Verdict.HOLDS, simulate_recovery, _RECOVERY, DELTA_RECOVERY,
+        "even2022.theorem4_recovery", "printed",
+        rate_bars("grid point", lambda q: f"C = {q['C']}, d = {q['d']}, S = {q['S']}, "
+                                          f"Sigma = {q['Sigma']}"),
         description="Clustered Gaussian means; mu_hat_i is the mean of S samples; a draw "
                     "violates when some agent i of cluster 0 has ||mu_hat_i - mu_0||^2 > u, "
                     "with u solved from 2C e^{-Su/(8 nu^2)} = 0.2 (u >= 4 nu^2 d_eff/S holds)."),
