@@ -20,6 +20,7 @@ from pflbounds.problems.clusters import (
 from pflbounds.problems.gaussian_means import GaussianMeans, estimated_weights
 from pflbounds.problems.hard_instance import HardInstanceA, check_bias_matrix
 from pflbounds.problems.logistic import LogisticFamily, Reference
+from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet
 from pflbounds.problems.quadratic import QuadraticFamily
 from pflbounds.problems.regression import LinearRegressionFamily, least_squares_reference
 
@@ -29,6 +30,7 @@ __all__ = [
     "HardInstanceA",
     "LinearRegressionFamily",
     "LogisticFamily",
+    "PairwiseConstraintSet",
     "QuadraticFamily",
     "Reference",
     "as_dense",

@@ -1,0 +1,133 @@
+"""Pairwise dissimilarity constraint sets and their exact Euclidean projection.
+
+The set is K(r) = {Theta in R^{n x d} : ||theta_i - theta_j||_2 <= r_ij for all i < j},
+optionally intersected with the ball ||theta_i||_2 <= R for every i (the parameter space
+Theta of a bounded model class). With r_ij = sqrt(t D_ij) this is the feasible set of
+Problem (1) of Erickson & Johansson (2025). K(r) is closed and convex and contains every
+consensus point theta_1 = ... = theta_n (inside the ball).
+
+The exact projection solves min ||Theta - Z||_F^2 over K(r) with cvxpy and Clarabel. One
+DPP-parameterised problem is built per shape (n, d, with or without a ball) and reused for
+every call (only the parameters Z, r and R change), and each solve reports its accuracy: the
+largest constraint violation of the returned point and the solver's status. A point that is
+already feasible (to 1e-14 relative) is returned as is: interior-point solvers stop about
+sqrt(tol) inside a constraint that is active with a zero multiplier (a projection of a
+boundary point), 2.6e-6 at tol = 1e-10 on a 3-client example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cvxpy as cp
+import numpy as np
+
+
+def pair_index(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``(i, j)`` of the n(n-1)/2 pairs i < j, in ``np.triu_indices`` order."""
+    i, j = np.triu_indices(n, k=1)
+    return i, j
+
+
+def radii(t: float, D: np.ndarray) -> np.ndarray:
+    """r_ij = sqrt(t D_ij) over the pairs i < j of a symmetric (n, n) matrix D >= 0."""
+    D = np.asarray(D, dtype=float)
+    if D.ndim != 2 or D.shape[0] != D.shape[1]:
+        raise ValueError(f"D must be a square (n, n) matrix, got shape {D.shape}")
+    if t < 0 or np.any(D < 0):
+        raise ValueError("t and D must be nonnegative")
+    i, j = pair_index(D.shape[0])
+    return np.sqrt(t * D[i, j])
+
+
+def max_violation(theta: np.ndarray, r: np.ndarray, ball: float | None = None) -> np.ndarray:
+    """Largest violation max(0, ||theta_i - theta_j|| - r_ij, ||theta_i|| - R) per replica.
+
+    ``theta`` has shape (..., n, d); the answer has shape ``theta.shape[:-2]``.
+    """
+    theta = np.asarray(theta, dtype=float)
+    i, j = pair_index(theta.shape[-2])
+    gaps = np.linalg.norm(theta[..., i, :] - theta[..., j, :], axis=-1) - r
+    worst = np.maximum(gaps.max(axis=-1, initial=0.0), 0.0)
+    if ball is not None:
+        worst = np.maximum(worst, (np.linalg.norm(theta, axis=-1) - ball).max(axis=-1))
+    return worst
+
+
+@dataclass(frozen=True)
+class Projection:
+    """An exact projection: the points, the solver's accuracy and status per replica."""
+
+    theta: np.ndarray
+    violation: np.ndarray
+    status: tuple[str, ...]
+
+
+@lru_cache(maxsize=32)
+def _problem(n: int, d: int, with_ball: bool):
+    """The DPP problem of one shape: parameters Z (n*d,), r (m,), R (scalar)."""
+    m = n * (n - 1) // 2
+    th = cp.Variable((n, d))
+    Z = cp.Parameter((n, d))
+    r = cp.Parameter(m, nonneg=True)
+    i, j = pair_index(n)
+    cons = [cp.norm(th[i] - th[j], 2, axis=1) <= r] if m else []
+    R = cp.Parameter(nonneg=True)
+    if with_ball:
+        cons.append(cp.norm(th, 2, axis=1) <= R)
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(th - Z)), cons)
+    assert prob.is_dcp(dpp=True)
+    return prob, th, Z, r, R
+
+
+class PairwiseConstraintSet:
+    """K(r) (and the optional ball) with its exact projection (:class:`ProjectionOracle`).
+
+    ``r`` holds the n(n-1)/2 radii of the pairs i < j (:func:`radii`).
+    """
+
+    def __init__(self, n: int, d: int, r: np.ndarray, ball: float | None = None,
+                 tol: float = 1e-10) -> None:
+        self.n, self.d = int(n), int(d)
+        self.r = np.asarray(r, dtype=float).reshape(-1)
+        if self.r.shape[0] != self.n * (self.n - 1) // 2 or np.any(self.r < 0):
+            raise ValueError(f"r must hold {self.n * (self.n - 1) // 2} nonnegative radii")
+        self.ball = None if ball is None else float(ball)
+        self.tol = float(tol)
+        self.feasible_tol = 1e-14 * max(1.0, float(self.r.max(initial=0.0)))
+
+    def violation(self, theta: np.ndarray) -> np.ndarray:
+        """Largest constraint violation per replica (0 when feasible)."""
+        return max_violation(theta, self.r, self.ball)
+
+    def project_exact(self, Z: np.ndarray) -> Projection:
+        """Euclidean projection of each replica's Z (shape (R, n, d) or (n, d)) by Clarabel."""
+        Z = np.asarray(Z, dtype=float)
+        single = Z.ndim == 2
+        Zs = Z[None] if single else Z
+        prob, th, Zp, rp, Rp = _problem(self.n, self.d, self.ball is not None)
+        rp.value = self.r
+        Rp.value = 0.0 if self.ball is None else self.ball
+        out = np.empty_like(Zs)
+        status = []
+        inside = self.violation(Zs) <= self.feasible_tol
+        for k in range(Zs.shape[0]):  # one conic solve per replica (no batched solver)
+            if inside[k]:  # a feasible point is its own projection (exact, no solver error)
+                out[k] = Zs[k]
+                status.append("feasible input")
+                continue
+            Zp.value = Zs[k]
+            prob.solve(solver=cp.CLARABEL, tol_gap_abs=self.tol, tol_gap_rel=self.tol,
+                       tol_feas=self.tol)
+            if th.value is None:
+                raise RuntimeError(f"projection failed: solver status {prob.status}")
+            out[k] = th.value
+            status.append(str(prob.status))
+        viol = self.violation(out)
+        return Projection(out[0] if single else out, viol[0] if single else viol,
+                          tuple(status))
+
+    def project(self, X: np.ndarray) -> np.ndarray:
+        """:class:`~pflbounds.algorithms.protocols.ProjectionOracle`: the exact projection."""
+        return self.project_exact(X).theta
