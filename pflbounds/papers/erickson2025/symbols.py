@@ -47,7 +47,7 @@ f_v = P.constant("f_v", "f(v), the objective at the comparison point v in K", "f
                  latex="f(v)", typst="f(v)")
 ip = P.constant("ip", "<u - v, grad f(theta) - nu>", "f", "real",
                 latex=r"\langle u-v,\nabla f(\theta)-\nu\rangle",
-                typst="angle.l u - v, nabla f(theta) - nu angle.r")
+                typst="chevron.l u - v, nabla f(theta) - nu chevron.r")
 a1 = P.constant("a1", "||u - theta||^2", "x^2", "nonnegative", latex=r"\|u-\theta\|^2",
                 typst="norm(u - theta)^2")
 a2 = P.constant("a2", "||v - theta||^2", "x^2", "nonnegative", latex=r"\|v-\theta\|^2",
