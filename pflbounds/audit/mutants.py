@@ -68,7 +68,8 @@ class Run:
     margin: float | None
     detail: str
     elapsed: float
-    evidence: str = ""
+    evidence: dict[str, str] = field(default_factory=dict)
+    """A fingerprint of each piece of evidence the verdict reads."""
     evaluated: bool = True
     """False when a substituted form was never evaluated by the run (a check that bypasses
     the catalog): the run says nothing about the mutant."""
@@ -83,22 +84,27 @@ class Run:
         return cls(o.check_id, grid, o.verdict.value, o.expected.value, margin, o.detail,
                    round(elapsed, 3), _fingerprint(o))
 
-    def moved(self, base: Run) -> bool:
-        """Whether the evidence the verdict reads differs from the baseline run's."""
+    def moved(self, base: Run, key: str | None = None) -> bool:
+        """Whether the evidence the verdict reads (or its piece ``key``) differs from the
+        baseline run's."""
+        if key is not None:
+            return self.evidence.get(key) != base.evidence.get(key)
         return (self.verdict, self.evidence) != (base.verdict, base.evidence)
 
 
-def _fingerprint(o: Outcome) -> str:
-    h = hashlib.sha256()
-    keys = VERDICT_KEYS.get(o.kind, ())
-    for p in o.evidence:
-        for k in keys:
+def _fingerprint(o: Outcome) -> dict[str, str]:
+    """A short hash of each piece of evidence the kind's verdict reads, over all points."""
+    out = {}
+    for k in VERDICT_KEYS.get(o.kind, ()):
+        h = hashlib.sha256()
+        for p in o.evidence:
             if k in p:
-                h.update(k.encode())
                 h.update(np.ascontiguousarray(np.asarray(p[k], dtype=float)).tobytes())
-    for f in o.fits:
-        h.update(repr(f.get("estimate")).encode())
-    return h.hexdigest()[:16]
+        out[k] = h.hexdigest()[:16]
+    if o.fits:
+        out["fits"] = hashlib.sha256(repr([f.get("estimate") for f in o.fits]).encode()
+                                     ).hexdigest()[:16]
+    return out
 
 
 @dataclass
@@ -231,11 +237,19 @@ def baseline_task(check_id: str, grid: str, seed: int, paper: str) -> tuple[Run,
     return Run.of(o, grid, el), rec
 
 
-def _refutes(check: Check, key: FormKey) -> bool:
-    """The check expects this form to fail (erratum's printed side, a claim expected
-    VIOLATED)."""
-    declared = (check.result_id, check.form) == (key.result_id, key.form)
-    return declared and (check.kind is CheckKind.ERRATUM or check.expected is Verdict.VIOLATED)
+def _refuted_side(check: Check) -> str | None:
+    """The evidence a check expects to fail: an erratum's printed bound, the bound (or the
+    violation counts of a high-probability claim) of a claim expected VIOLATED; None for
+    checks that expect their bounds to hold."""
+    if check.kind is CheckKind.ERRATUM:
+        return "bound_printed"
+    if check.expected is not Verdict.VIOLATED:
+        return None
+    if check.kind in (CheckKind.BOUND_HOLDS, CheckKind.LOWER_BOUND):
+        return "bound"
+    if check.kind is CheckKind.HOLDS_WITH_PROBABILITY:
+        return "violations"
+    return None
 
 
 def mutant_task(key: FormKey, mutant: Mutant, pairs: Sequence[tuple[str, str]],
@@ -262,8 +276,9 @@ def mutant_task(key: FormKey, mutant: Mutant, pairs: Sequence[tuple[str, str]],
         where = f"{check_id} ({grid} grid)"
         if not run.as_expected:
             return "caught", where, runs
-        if _refutes(check, key) and run.moved(base[(check_id, grid)]):
-            return "refuted", where, runs
+        side = _refuted_side(check)
+        if side is not None and run.moved(base[(check_id, grid)], side):
+            return "refuted", where, runs  # the mutant sits on the refuted side, still refuted
     return "survived", None, runs
 
 

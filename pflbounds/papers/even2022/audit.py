@@ -25,3 +25,48 @@ TIGHTNESS = [
               "convex functions, f(x_K) - f* against f(x_0) - f* = Delta0 = 1",
     ),
 ]
+
+MUTANT_NOTES = {
+    "even2022.theorem4":
+        "No check compares Theorem 4's value with a measurement: E17 tests its units (a "
+        "mutant that keeps the units passes) and P13 the 1/C speedup, with a slope fixed in "
+        "the check. A bound check of AFA with estimated weights would be needed.",
+    "even2022.lemma6_eps:printed":
+        "E15 computes the printed step and horizon from Lemma 6's statement and records the "
+        "catalog's printed count only beside its evidence: the verdict does not read it.",
+    "even2022.lemma6_eps:corrected":
+        "On E15's instance (f = x^2/2) the last iterate at the corrected count is about a "
+        "tenth of eps: shorter counts still reach eps.",
+    "even2022.theorem1":
+        "The lower bound is loose on Instance A by orders of magnitude (P6: the methods need "
+        "about 7000 K_LB; P6_theory: the AFO upper bound is about 10^5 K_LB): no mutant here "
+        "moves K_LB that far.",
+    "even2022.theorem2:explicit":
+        "P1's closest point has eta mu = 1 (kappa = 1, eta = 1/L), where (1 - eta mu)^K "
+        "vanishes, and its other quick points hold with a factor 1.7 or more: the "
+        "contraction and variance terms are never the binding ones.",
+    "even2022.theorem2:corrected":
+        "P2's closest comparison (K = 400, kappa = 1, sigma^2 = 0.1) is bias-dominated: the "
+        "initial term is negligible there and the log factor small; P3 fits a slope and "
+        "does not read the bound.",
+    "even2022.theorem2_part2:explicit":
+        "The log factor ln(4 Delta0/eps) is not what makes P4 or P14_theory tight (margins "
+        "2.5 and 1.14): changing it by ln 2 or by 1 keeps them above 1.",
+    "even2022.theorem3:corrected":
+        "P8 and P7 hold with factors 2.8 and 2.0 on their quick grids: halving one term keeps "
+        "them above 1 (P7 at 1.01 for the initial term); P11's corrected side holds with a "
+        "wide margin.",
+    "even2022.corollary1:corrected":
+        "P14_cor1 holds with a factor 2.75 on its quick grid: halving a constant keeps the "
+        "count above the measured K_eps.",
+    "even2022.lemma5":
+        "P9_lemma5 holds with a factor 3.4 on its quick instance; on the full grid one "
+        "instance attains half of the bound exactly, which a halved bound still meets.",
+    "even2022.theorem4_tail":
+        "The misclassification tail holds with a factor 80 on P12's instances.",
+    "even2022.theorem4_variance":
+        "P12_variance holds with a factor 1.7: halving one term keeps it above 1.",
+    "even2022.theorem4_bias:corrected":
+        "P12_bias holds with a factor 667: the corrected bias bound is very loose on its "
+        "instances.",
+}
