@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -32,6 +33,8 @@ import matplotlib.mathtext
 import matplotlib.text
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_mixed import MixedModeRenderer
+from matplotlib.backends.backend_svg import RendererSVG
 from matplotlib.figure import Figure
 from matplotlib.ticker import Formatter, LogLocator, NullFormatter
 
@@ -269,7 +272,8 @@ def _format_log_axis(axis, limits: tuple[float, float]) -> None:
         subs = (2.0, 3.0, 5.0) if decades < 1.2 else (2.0, 5.0)
         axis.set_minor_locator(LogLocator(base=10, subs=subs))
         axis.set_minor_formatter(_LogTickFormatter())
-    else:
+    else:  # unlabelled minor ticks at 2 and 5 only: fewer tick objects to lay out
+        axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
         axis.set_minor_formatter(NullFormatter())
 
 
@@ -317,9 +321,10 @@ def _emptiest_corner(ax) -> tuple[float, float, str, str]:
 
 @functools.lru_cache(maxsize=512)
 def _label(text: str) -> str:
-    """``text`` as a mathtext label; plain text (``$`` escaped) if mathtext cannot parse it."""
+    """``text`` as a mathtext label. Plain notation is converted (always valid mathtext); a
+    label given as mathtext that does not parse is shown as plain text (``$`` escaped)."""
     label = to_mathtext(text or "")
-    if "$" not in label:
+    if "$" not in (text or ""):
         return label
     try:
         _MATHTEXT.parse(label)
@@ -402,10 +407,15 @@ def build_figure(spec: PlotSpec) -> Figure:
     as fit.
     """
     width, axes_h = FIGSIZE
-    fig = Figure(figsize=(width, axes_h + 1.0), dpi=100)
+    # 72 dpi, the SVG's own: the layout pass and the SVG then share matplotlib's cache of
+    # parsed mathtext and text extents (each label is parsed once, not once per dpi).
+    fig = Figure(figsize=(width, axes_h + 1.0), dpi=72)
     FigureCanvasAgg(fig)
     ax = _draw(spec, fig)
-    renderer = fig.canvas.get_renderer()
+    # Measure with an SVG renderer whose text-to-path converter the SVG output reuses, so
+    # every label is laid out (and its mathtext parsed) once.
+    renderer = _svg_renderer(fig, io.StringIO())
+    fig._pflbounds_text2path = renderer._renderer._text2path
     dpi = fig.dpi
     tight = ax.get_tightbbox(renderer)
     inner = ax.get_window_extent(renderer)
@@ -435,6 +445,16 @@ def build_figure(spec: PlotSpec) -> Figure:
     if legend is not None:
         legend.set_bbox_to_anchor((0.5, _PAD / height), transform=fig.transFigure)
     return fig
+
+
+def _svg_renderer(fig: Figure, fh, text2path=None) -> MixedModeRenderer:
+    """The renderer ``savefig(format="svg")`` would use (72 dpi, no date in the metadata),
+    optionally with the text-to-path converter of an earlier renderer (and its caches)."""
+    width, height = fig.get_size_inches()
+    svg = RendererSVG(width * 72, height * 72, fh, image_dpi=72, metadata={"Date": None})
+    if text2path is not None:
+        svg._text2path = text2path
+    return MixedModeRenderer(fig, width, height, 72, svg)
 
 
 def texts_outside(fig: Figure) -> list[str]:
@@ -476,7 +496,11 @@ def render_plot(spec: PlotSpec, path_svg: Path | str, write_csv: bool = True) ->
     # Huge values (a diverging run) may overflow in axis-margin arithmetic; that is harmless.
     with matplotlib.rc_context(_RC), np.errstate(over="ignore", invalid="ignore"):
         fig = build_figure(spec)
-        fig.savefig(path_svg, format="svg", metadata={"Date": None})
+        buf = io.StringIO()
+        renderer = _svg_renderer(fig, buf, getattr(fig, "_pflbounds_text2path", None))
+        fig.draw(renderer)
+        renderer.finalize()
+        path_svg.write_text(buf.getvalue(), encoding="utf-8")
     if write_csv:
         write_plot_csv(spec, path_svg.with_suffix(".csv"))
     return path_svg
