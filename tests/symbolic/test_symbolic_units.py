@@ -163,6 +163,10 @@ _FAILING_PRINTED = {("even2022.theorem4", "printed"), ("even2022.corollary2", "p
 _FAILING_PRINTED |= {  # philippenko2025 errata 1, 4 and 7, shown by the dimension check
     ("philippenko2025.lemma1", "printed"), ("philippenko2025.definition2_ratio", "printed"),
     ("philippenko2025.theorem2_horizon", "printed")}
+_FAILING_PRINTED |= {  # even2022 errata hkz_threshold, 18, 24 and 23_agents
+    ("even2022.hkz_tail", "printed"), ("even2022.theorem4_bias", "printed"),
+    ("even2022.baseline_global", "printed"), ("even2022.baseline_personalised", "printed"),
+    ("even2022.corollary2_agents", "printed")}
 _FAILING_PRINTED |= {  # erickson2025 erratum 2: eps = 4 sigma^2 (s+1)/s + 2 delta (eta dropped)
     (f"erickson2025.{rid}", form)
     for rid in ("theorem4_3", "theorem4_3_eta38", "corollary_floor", "corollary_iterations")
