@@ -69,4 +69,16 @@ MUTANT_NOTES = {
     "even2022.theorem4_bias:corrected":
         "P12_bias holds with a factor 667: the corrected bias bound is very loose on its "
         "instances.",
+    "even2022.hkz_tail:corrected":
+        "P12_hkz holds with a factor 7 on its quick grid: halving a term keeps it above the "
+        "measured tail.",
+    "even2022.baseline_local:explicit":
+        "P15_local holds with a factor 2.5 on its quick grid: halving a term keeps it above "
+        "the measured error.",
+    "even2022.baseline_global:corrected":
+        "E24's corrected side holds with room on its instance: a smaller bias term still "
+        "bounds the exact floor.",
+    "even2022.baseline_personalised:corrected":
+        "E24's corrected side holds with room on its instance: a smaller bias term still "
+        "bounds the exact floor.",
 }
