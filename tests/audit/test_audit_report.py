@@ -54,6 +54,7 @@ def test_report_with_the_audit_chapter(audit_dir, tmp_path, capsys):
     specs = [RunSpec(registry.get(c), 100, True) for c in ("even2022.P1_mc", "even2022.P12")]
     save_outcomes(run_specs(specs, multiplicity="holm", progress=False), results)
     pdf = tmp_path / "out" / "r.pdf"
+    pdf.parent.mkdir()
     assert main(["report", str(results), "--out", str(pdf), "--audit", str(audit_dir)]) == 0
     typ = pdf.with_suffix(".typ").read_text()
     assert "Audits: how much to trust a verdict" in typ
