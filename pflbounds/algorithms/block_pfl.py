@@ -44,6 +44,7 @@ __all__ = [
     "run_lsgd_pfl",
     "run_scd_pfl",
     "run_svrcd_pfl",
+    "svrcd_estimator",
 ]
 
 COUNTERS = ("iterations", "rounds", "grad_w", "grad_beta", "grad_w_stochastic",
@@ -208,6 +209,26 @@ def run_acd_pfl(problem: ClientBlockOracle, *, Lw: float, Lb: float, nu: float, 
                    counters=COUNTERS)
 
 
+def _refresh(problem: ClientBlockOracle, st: Mapping[str, np.ndarray], new: dict,
+             refresh: np.ndarray, on_w: np.ndarray, per_step: float, costs: Costs) -> None:
+    """The snapshot's full gradients in ``new`` (recomputed where ``refresh``), and the costs
+    of a control-variate iteration: ``per_step`` component gradients of the sampled block,
+    n of each block and a round per refresh, a round per w-step."""
+    if refresh.any():
+        gw_new, gb_new = problem.client_grads(new["wv"], new["bv"])
+        new["gw_v"] = _w(refresh, gw_new.mean(1), st["gw_v"])
+        new["gb_v"] = _w(refresh, gb_new, st["gb_v"])
+    else:
+        new["gw_v"], new["gb_v"] = st["gw_v"], st["gb_v"]
+    rf = refresh.astype(float)
+    costs.add("iterations", 1)
+    costs.add("rounds", np.maximum(on_w.astype(float), rf))
+    costs.add("grad_w_stochastic", per_step * on_w + problem.n * rf)
+    costs.add("grad_beta_stochastic", per_step * (~on_w) + problem.n * rf)
+    costs.add("grad_w", rf)
+    costs.add("grad_beta", rf)
+
+
 # ------------------------------------------------------------------------------ ASVRCD-PFL
 def run_asvrcd_pfl(problem: ClientBlockOracle, *, eta: float, theta1: float, theta2: float,
                    gamma: float, nu: float, rho: float, pw: float, K: int, R: int,
@@ -248,19 +269,7 @@ def run_asvrcd_pfl(problem: ClientBlockOracle, *, eta: float, theta1: float, the
                "wz": nu * st["wz"] + (1 - nu) * wx + gamma / eta * (wy - wx),
                "bz": nu * st["bz"] + (1 - nu) * bx + gamma / eta * (by - bx),
                "wv": _w(refresh, st["wy"], st["wv"]), "bv": _w(refresh, st["by"], st["bv"])}
-        if refresh.any():
-            gw_new, gb_new = problem.client_grads(new["wv"], new["bv"])
-            new["gw_v"] = _w(refresh, gw_new.mean(1), st["gw_v"])
-            new["gb_v"] = _w(refresh, gb_new, st["gb_v"])
-        else:
-            new["gw_v"], new["gb_v"] = st["gw_v"], st["gb_v"]
-        rf = refresh.astype(float)
-        costs.add("iterations", 1)
-        costs.add("rounds", np.maximum(on_w.astype(float), rf))
-        costs.add("grad_w_stochastic", 2 * on_w + n * rf)
-        costs.add("grad_beta_stochastic", 2 * (~on_w) + n * rf)
-        costs.add("grad_w", rf)
-        costs.add("grad_beta", rf)
+        _refresh(problem, st, new, refresh, on_w, 2.0, costs)
         return new
 
     return iterate(state, step, K, metrics=_metrics(problem, "wy", "by"), record=record,
@@ -344,6 +353,22 @@ def run_scd_pfl(problem: ClientBlockOracle, *, eta: float | tuple[float, float],
 
 
 # ------------------------------------------------------------------------------ SVRCD-PFL
+def svrcd_estimator(problem: ClientBlockOracle, st: Mapping[str, np.ndarray],
+                    idx: np.ndarray, on_w: np.ndarray, pw: float, control_variate: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """SVRCD-PFL's gradient estimator (hanzely2023 Algorithm 7) at y = (st["w"], st["beta"])
+    with snapshot v = (st["wv"], st["bv"]) and stored grad_w F(v) (st["gw_v"]) and
+    grad_beta f_m(v) (st["gb_v"]), for component indices ``idx`` (R, M) and the block coin
+    ``on_w`` (R,): the estimate of (grad_w F, grad_beta F), shapes (R, d0), (R, M, d1)."""
+    M = problem.M
+    cv = 1.0 if control_variate else 0.0
+    gyw, gyb = problem.client_grads(st["w"], st["beta"], idx)
+    gvw, gvb = problem.client_grads(st["wv"], st["bv"], idx)
+    gw = _w(on_w, (gyw - cv * gvw).sum(1) / (pw * M) + st["gw_v"], st["gw_v"])
+    gb = _w(on_w, st["gb_v"] / M, (gyb - cv * gvb) / ((1 - pw) * M) + st["gb_v"] / M)
+    return gw, gb
+
+
 def run_svrcd_pfl(problem: ClientBlockOracle, *, eta: float, pw: float, rho: float, K: int,
                   R: int, rng: np.random.Generator, control_variate: bool = True, w0=None,
                   beta0=None, record: Iterable[int] | None = None) -> Run:
@@ -367,25 +392,10 @@ def run_svrcd_pfl(problem: ClientBlockOracle, *, eta: float, pw: float, rho: flo
         idx = rng.integers(n, size=(R, M))
         on_w = rng.random(R) < pw
         refresh = rng.random(R) < rho
-        gyw, gyb = problem.client_grads(st["w"], st["beta"], idx)
-        gvw, gvb = problem.client_grads(st["wv"], st["bv"], idx)
-        gw = _w(on_w, (gyw - cv * gvw).sum(1) / (pw * M) + st["gw_v"], st["gw_v"])
-        gb = _w(on_w, st["gb_v"] / M, (gyb - cv * gvb) / ((1 - pw) * M) + st["gb_v"] / M)
+        gw, gb = svrcd_estimator(problem, st, idx, on_w, pw, control_variate)
         new = {"w": st["w"] - eta * gw, "beta": st["beta"] - eta * gb,
                "wv": _w(refresh, st["w"], st["wv"]), "bv": _w(refresh, st["beta"], st["bv"])}
-        if refresh.any():
-            gw_new, gb_new = problem.client_grads(new["wv"], new["bv"])
-            new["gw_v"] = _w(refresh, gw_new.mean(1), st["gw_v"])
-            new["gb_v"] = _w(refresh, gb_new, st["gb_v"])
-        else:
-            new["gw_v"], new["gb_v"] = st["gw_v"], st["gb_v"]
-        rf = refresh.astype(float)
-        costs.add("iterations", 1)
-        costs.add("rounds", np.maximum(on_w.astype(float), rf))
-        costs.add("grad_w_stochastic", (1 + cv) * on_w + n * rf)
-        costs.add("grad_beta_stochastic", (1 + cv) * (~on_w) + n * rf)
-        costs.add("grad_w", rf)
-        costs.add("grad_beta", rf)
+        _refresh(problem, st, new, refresh, on_w, 1.0 + cv, costs)
         return new
 
     return iterate(state, step, K, metrics=_metrics(problem, "w", "beta"), record=record,

@@ -316,9 +316,12 @@ class PFLObjective:
         return np.concatenate([W, beta], axis=-1)
 
     def _client_hess(self, base: np.ndarray) -> np.ndarray:
-        """sum_t c_t P_t^T B_m P_t + R for base Hessians B (M, d, d): (M, s, s)."""
-        P, c = self.c.maps, self.c.coef
-        return np.einsum("t,tmis,mij,tmjk->msk", c, P, base, P) + self.c.R[None]
+        """sum_t c_t P_t^T B_m P_t + R for base Hessians B (..., M, d, d): (..., M, s, s)."""
+        out = np.broadcast_to(self.c.R, (*base.shape[:-2], self.c.s, self.c.s)).copy()
+        for t, c in enumerate(self.c.coef):
+            P = self.c.maps[t]  # (M, d, s)
+            out += c * (np.swapaxes(P, -1, -2) @ base @ P)
+        return out
 
     def split(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The full vector x = (w, beta_1, ..., beta_M) (..., N) as (w, beta)."""
@@ -381,9 +384,7 @@ class PFLObjective:
         """``w``, ``beta``, ``x`` (the full vector), ``F`` (F^*) and ``grad_norm`` (||grad F||
         there): closed form for quadratics, damped Newton otherwise."""
         if self.losses.exact:
-            Hm = self._client_hess(self.losses.A)
-            P, c = self.c.maps, self.c.coef
-            gm = np.einsum("t,tmis,mi->ms", c, P, self.losses.bbar)  # f_m = z'Hz/2 - g'z
+            Hm, gm = self.client_quadratics()
             g = self.join(gm[:, : self.d0].mean(0), gm[:, self.d0:] / self.M)
             x = np.linalg.solve(self._assemble(Hm), g)
         else:
@@ -394,6 +395,14 @@ class PFLObjective:
         return {"w": w[0], "beta": beta[0], "x": x, "F": float(self.value(w, beta)[0]),
                 "grad_norm": gn}
 
+    def client_quadratics(self) -> tuple[np.ndarray, np.ndarray]:
+        """(H_m, g_m), (M, s, s) and (M, s), with f_m(z) = z^T H_m z/2 - g_m^T z + const
+        (quadratic losses only)."""
+        if not self.losses.exact:
+            raise ValueError("client_quadratics needs quadratic losses (constant Hessians)")
+        gm = np.einsum("t,tmis,mi->ms", self.c.coef, self.c.maps, self.losses.bbar)
+        return self._client_hess(self.losses.A), gm
+
     def _newton(self) -> np.ndarray:
         x = np.zeros(self.N)
         for _ in range(100):
@@ -403,9 +412,8 @@ class PFLObjective:
             if np.linalg.norm(g) <= self._newton_tol:
                 break
             Xm = np.einsum("tmis,ms->tmi", self.c.maps, self._z(w, beta)[0])
-            Hm = sum(c * np.einsum("mis,mij,mjk->msk", self.c.maps[t],
-                                   self.losses.hess(Xm[t]), self.c.maps[t])
-                     for t, c in enumerate(self.c.coef)) + self.c.R[None]
+            Hm = sum(c * (np.swapaxes(self.c.maps[t], -1, -2) @ self.losses.hess(Xm[t])
+                          @ self.c.maps[t]) for t, c in enumerate(self.c.coef)) + self.c.R[None]
             step = np.linalg.solve(self._assemble(Hm), g)
             f0, t_ = float(self.value(w, beta)[0]), 1.0
             while t_ > 1e-10:  # backtracking (Armijo)
@@ -445,7 +453,7 @@ class PFLObjective:
         for j0 in range(0, self.n, 256):  # component Hessians, in chunks of indices
             aj = a[:, j0:j0 + 256]  # (M, J, d)
             base = sc * np.einsum("mji,mjk->jmik", aj, aj) + r * np.eye(self.losses.d)
-            Hc = np.stack([self._client_hess(B) for B in base])  # (J, M, s, s)
+            Hc = self._client_hess(base)  # (J, M, s, s)
             lw = max(lw, _blockmax(Hc, 0, self.d0))
             lb = max(lb, _blockmax(Hc, self.d0, self.c.s))
         out.update(Lcw=lw, Lcb=lb / self.M)

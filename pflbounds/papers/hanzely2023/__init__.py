@@ -9,4 +9,4 @@ P.register(
     digest="004_hanzely_digest.md",
 )
 
-from pflbounds.papers.hanzely2023 import complexity, theory  # noqa: E402,F401  (registers)
+from pflbounds.papers.hanzely2023 import complexity, methods, theory  # noqa: E402,F401  (registers)

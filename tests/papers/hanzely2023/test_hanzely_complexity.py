@@ -56,8 +56,8 @@ def test_issue_example_acd_pfl_json(capsys):
     lb = next(r for r in doc["rows"] if r["algorithm"] == "lower-bound")
     assert lb["communication"] == pytest.approx(np.sqrt(c["Lw"] / c["mu"]) * LOG)
     assert acd["ratio_to_lower_bound"]["communication"] == pytest.approx(1.0)
-    assert acd["ratio_to_lower_bound"]["grad_w"] == pytest.approx(
-        acd["grad_w"] / ((1 + np.sqrt(c["Lw"] / c["mu"])) * LOG))  # App. B.8 form, n = 1
+    assert acd["ratio_to_lower_bound"]["grad_w"] == pytest.approx(1.0)  # the n = 1 remark
+    assert lb["grad_beta"] == pytest.approx(np.sqrt(c["Lb"] / c["mu"]) * LOG)
     assert [r["algorithm"] for r in doc["rows"]] == ["acd-pfl", "lower-bound"]
 
 
