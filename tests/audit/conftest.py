@@ -17,6 +17,7 @@ def audit_paper() -> Iterator[str]:
     from pflbounds.checking import registry
     from pflbounds.symbolic import catalog, loader
 
+    registry.load_papers()  # the real papers' checks belong to the state restored below
     state = registry.snapshot()
     sys.path.insert(0, PAPERS)
     loader.add_paper_package("auditpaper")
