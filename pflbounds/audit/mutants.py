@@ -120,6 +120,9 @@ class MutantRecord:
     caught_by: str | None = None
     runs: list[Run] = field(default_factory=list)
     explanation: str = ""
+    """For a survivor: what each run showed."""
+    note: str = ""
+    """For a survivor: the paper's explanation of its form (``MUTANT_NOTES``)."""
 
 
 @dataclass
@@ -200,6 +203,7 @@ def _mutant_dict(m: MutantRecord) -> dict[str, Any]:
          "operator": m.operator, "change": m.change, "formula": m.formula, "class": m.cls}
     if m.status is not None:
         d.update(status=m.status, caught_by=m.caught_by, explanation=m.explanation,
+                 note=m.note,
                  runs=[asdict(r) for r in m.runs])
     return d
 
@@ -282,8 +286,17 @@ def mutant_task(key: FormKey, mutant: Mutant, pairs: Sequence[tuple[str, str]],
     return "survived", None, runs
 
 
-def _explain(m: MutantRecord, base: Mapping[tuple[str, str], Run],
-             notes: Mapping[str, str]) -> str:
+def _note(m: MutantRecord, notes: Mapping[str, str]) -> str:
+    """The paper's note for a mutant: by change, by form, or by result."""
+    for k in (f"{m.key.result_id}:{m.key.form}:{m.change}", f"{m.key.result_id}:{m.key.form}",
+              m.key.result_id):
+        if k in notes:
+            return notes[k]
+    return ""
+
+
+def _explain(m: MutantRecord, base: Mapping[tuple[str, str], Run]) -> str:
+    """What each run of a surviving mutant showed."""
     parts = []
     for r in m.runs:
         b = base[(r.check_id, r.grid)]
@@ -296,11 +309,6 @@ def _explain(m: MutantRecord, base: Mapping[tuple[str, str], Run],
             mm = "-" if r.margin is None else f"{r.margin:.3g}"
             mb = "-" if b.margin is None else f"{b.margin:.3g}"
             parts.append(f"{where}: still {r.verdict}, margin {mm} (original {mb})")
-    for k in (f"{m.key.result_id}:{m.key.form}:{m.change}", f"{m.key.result_id}:{m.key.form}",
-              m.key.result_id):
-        if k in notes:
-            parts.append(notes[k])
-            break
     return "; ".join(parts)
 
 
@@ -381,7 +389,8 @@ def audit_mutants(
     for m, (status, by, runs) in zip(owners, _map(mutant_task, calls, jobs), strict=True):
         m.status, m.caught_by, m.runs = status, by, runs
         if status == "survived":
-            m.explanation = _explain(m, base, notes or {})
+            m.explanation = _explain(m, base)
+            m.note = _note(m, notes or {})
     ok = [c for c in checks if c.id not in bad]
     evaluated = {(k.result_id, k.form) for k in users}
     by_check: dict[str, dict[str, Run]] = {}
@@ -438,6 +447,8 @@ def format_table(audit: MutantAudit) -> str:
             lines.append(f"    {m.key}: {m.change}")
             lines.append(f"      {m.formula}")
             lines.append(f"      {m.explanation}")
+            if m.note:
+                lines.append(f"      why: {m.note}")
     if audit.not_evaluated:
         lines.append("  named by checks but never evaluated (no mutant can change them):")
         for d in audit.not_evaluated:

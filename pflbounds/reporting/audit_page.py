@@ -201,17 +201,21 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
                      "Checks"), rows)
     if doc.get("survivors"):
         lines += [f"=== Survivors ({len(doc['survivors'])})", "",
-                  escape_markup("Grouped by form and by what the checks showed; each mutant "
-                                "with its change and formula (in full in the audit's JSON)."),
+                  escape_markup("Grouped by form, with the paper's explanation; for each mutant "
+                                "its change, its formula (in full in the audit's JSON) and "
+                                "what the checks that ran it showed."),
                   ""]
-        groups: dict[tuple[str, str, str], list[dict]] = {}
+        groups: dict[tuple[str, str], list[dict]] = {}
         for m in doc["survivors"]:
-            groups.setdefault((m["result"], m["form"], m["explanation"]), []).append(m)
-        for (rid, form, why), ms in groups.items():
-            lines.append(f"- {_ident(rid)} ({escape_markup(form)}): #muted[{escape_markup(why)}]")
+            groups.setdefault((m["result"], m["form"]), []).append(m)
+        for (rid, form), ms in groups.items():
+            note = next((m.get("note") for m in ms if m.get("note")), "")
+            why = f": {escape_markup(note)}" if note else ""
+            lines.append(f"- {_ident(rid)} ({escape_markup(form)}), {len(ms)}{why}")
             for m in ms:
                 lines.append(f"  - {escape_markup(m['change'])}: "
-                             f"#text(size: 7.5pt, raw({_s(_short(m['formula']))}))")
+                             f"#text(size: 7.5pt, raw({_s(_short(m['formula']))})) \\ "
+                             f"#muted[{escape_markup(m['explanation'])}]")
         lines.append("")
     if doc.get("not_evaluated"):
         lines += [escape_markup("Named by checks but never evaluated by them (their rate, "

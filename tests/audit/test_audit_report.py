@@ -61,6 +61,7 @@ def test_report_with_the_audit_chapter(audit_dir, tmp_path, capsys):
     assert "Checker power: auditpaper" in typ and "Tightness against PEPit" in typ
     assert "the family\\-wise level" in typ  # the overview's sentence
     assert "2 \\-\\> 1 in 2\\*Delta0" in typ  # a survivor of the loose lemma, with its change
+    assert typ.count("Lemma 2 is loose by a factor 2 on purpose") == 1  # once per form
     fig = pdf.parent / "figures" / "audit-tightness-auditpaper.csv"
     assert fig.is_file() and "printed" in fig.read_text()
     assert render_pages_png(pdf, tmp_path / "png", ppi=30)
