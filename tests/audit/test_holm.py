@@ -141,3 +141,28 @@ def test_deterministic_checks_stay_out_of_the_family():
 def test_unknown_multiplicity_is_refused():
     with pytest.raises(ValueError, match="multiplicity must be one of"):
         run_specs([RunSpec(_check("a", 0.5))], multiplicity="bonferroni", progress=False)
+
+
+def test_validate_applies_holm_by_default_and_per_check_on_request(tmp_path, capsys,
+                                                                   monkeypatch):
+    import json
+
+    from pflbounds.cli import main
+
+    suite = tmp_path / "two.toml"
+    suite.write_text('name = "two"\nseed = 3\ngrid = "quick"\n'
+                     '[[checks]]\nid = "even2022.P1_mc"\nreplicas = 200\n'
+                     '[[checks]]\nid = "even2022.P12_variance"\nreplicas = 400\n')
+    monkeypatch.setenv("PFLBOUNDS_CACHE_DIR", str(tmp_path / "cache"))
+    docs = {}
+    for flag in ([], ["--per-check"]):
+        out = tmp_path / ("per" if flag else "holm")
+        assert main(["validate", str(suite), "--out", str(out), "--json", *flag]) == 0
+        docs[bool(flag)] = {o["check_id"]: o for o in json.loads(capsys.readouterr().out)
+                            ["outcomes"]}
+    holm = docs[False]["even2022.P1_mc"]["config"]["multiplicity"]
+    assert holm["method"] == "holm" and holm["checks"] == 2 and holm["family_level"] == 0.01
+    assert holm["alpha"] == pytest.approx(0.01 / 2 / holm["check_comparisons"])
+    assert "suite-level Holm" in docs[False]["even2022.P1_mc"]["detail"]
+    assert "multiplicity" not in docs[True]["even2022.P1_mc"]["config"]
+    assert "Bonferroni over" in docs[True]["even2022.P1_mc"]["detail"]
