@@ -14,11 +14,15 @@ place of the form, and the mutant is
 * ``survived``: otherwise; the record says what each run showed (the verdict unchanged with
   its new margin, or evidence the mutant does not touch).
 
-Each (check, grid) pair that evaluates the form (quick and full grids) runs in order of its
-baseline cost, cheapest first, until one catches or refutes the mutant: deterministic
-engines (exact, symbolic) usually decide before any Monte Carlo check runs. The seed is the
-baseline's, so a Monte Carlo check sees the same samples and only its bound moves. Mutants
-run in this process (``jobs=1``) or in worker processes that each receive the substitution.
+Each (check, grid) pair that evaluates the form, on the grids asked for (the quick grids by
+default; a check without a quick grid runs its grid), runs in order of its baseline cost,
+cheapest first, until one catches or refutes the mutant: deterministic engines (exact,
+symbolic) usually decide before any Monte Carlo check runs. The seed is the baseline's, so a
+Monte Carlo check sees the same samples and only its bound moves. Mutants run in this process
+(``jobs=1``) or in worker processes that each receive the substitution. Runs bypass the task
+cache: its keys do not include the catalog's formulas, so a cached task would hide the
+mutant. ``caught_by`` names the first pair that decided, in cost order (which depends on the
+baseline's timings); the statuses do not.
 """
 
 from __future__ import annotations
