@@ -33,12 +33,18 @@ def _int_list(text: str, what: str) -> list[int]:
     return out
 
 
-def _write(out: str | None, name: str, doc: dict[str, Any]) -> Path:
-    from pflbounds.running.atomic import atomic_write
-
+def _folder(out: str | None) -> Path:
+    """The audit folder, checked before any work: a file there is an error."""
     folder = Path(out) if out else AUDIT_DIR
     if folder.exists() and not folder.is_dir():
         raise _error(f"--out {str(folder)!r} is a file; expected a folder for the audit files")
+    return folder
+
+
+def _write(out: str | None, name: str, doc: dict[str, Any]) -> Path:
+    from pflbounds.running.atomic import atomic_write
+
+    folder = _folder(out)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     atomic_write(path, json.dumps(doc, indent=1, default=str))
@@ -80,6 +86,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     from pflbounds.audit.mutants import GRIDS, audit_mutants, format_table
 
     paper = _paper(args.paper)
+    _folder(args.out)
     grids = [g.strip() for g in args.grids.split(",") if g.strip()]
     if not grids or any(g not in GRIDS for g in grids):
         raise _error(f"--grids {args.grids!r}: expected quick, full or quick,full")
@@ -111,7 +118,7 @@ def cmd_tightness(args: argparse.Namespace) -> int:
         raise _error(f"paper {paper} declares no tightness case (TIGHTNESS in its audit "
                      "module)")
     horizons = _int_list(args.horizons, "--horizons") if args.horizons else None
-    folder = Path(args.out) if args.out else AUDIT_DIR
+    folder = _folder(args.out)
     audit = audit_tightness(paper, cases, cache_path=folder / "pepit-cache.json",
                             horizons=horizons)
     doc = audit.to_dict()
@@ -125,6 +132,7 @@ def cmd_false_alarms(args: argparse.Namespace) -> int:
     from pflbounds.cli import _suite_path
     from pflbounds.running.suite import SuiteError, load_suite
 
+    _folder(args.out)
     path = _suite_path(args.suite)
     try:
         suite = load_suite(path)

@@ -127,6 +127,11 @@ def test_cli_tightness(audit_paper, tmp_path, capsys):
     assert (tmp_path / "pepit-cache.json").is_file()
     assert main(["audit", "tightness", "--paper", "hanzely2023"]) == 2
     assert "declares no tightness case" in capsys.readouterr().err
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert main(["audit", "tightness", "--paper", "auditpaper", "--out", str(afile)]) == 2
+    err = capsys.readouterr().err
+    assert "is a file; expected a folder" in err and err.count("\n") == 1
 
 
 @pytest.mark.slow
