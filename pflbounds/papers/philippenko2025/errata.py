@@ -90,7 +90,7 @@ _E = [
         "phi and unbalanced parentheses; proof B.2 sums alpha_ik over i instead of k.",
         "(sigma_{i,phi}^t)^2 = (sum_k sigma_k^-2 phi(r_ik^t))^-1 >= (sum_k sigma_k^-2)^-1 and "
         "sum_k alpha_ik = (sigma_psi/sigma_phi)^2.",
-        _P + "P13", "§7.11", ("corrected",)),
+        _P + "P13_continuous", "§7.11", ("corrected",)),
     Erratum(
         _P + "erratum12", "Definition 2 (limits)",
         "lim_{eps -> 0} sigma_suf^2 has sigma_k^2 where sigma_k^-2 is meant (the printed limit "
@@ -132,7 +132,7 @@ _E = [
         _P + "erratum17", "Theorems 1 and 3 (constant steps)",
         "'Constant' steps are defined through (sigma_phi^t/sigma_psi^t)^2, which varies with t.",
         "Use the uniform lower bound kappa of Remark 3 (lambda for binary, 1/(sigma_i^2 "
-        "sum_k sigma_k^-2) for continuous).", _P + "P13", "§7.17", ("corrected",)),
+        "sum_k sigma_k^-2) for continuous).", _P + "P13_binary", "§7.17", ("corrected",)),
     Erratum(
         _P + "erratum18", "Property 1",
         "The constant sqrt(2) in b_ik is right for the 1/2-normalised quadratic only; with "

@@ -54,15 +54,23 @@ def criterion_of(name: str, lam: Any = None) -> Criterion:
 
 
 def sufficient_ratio(b: np.ndarray, c: np.ndarray | None, mu: float, eps: Any,
-                     squared: bool = True) -> np.ndarray:
+                     squared: bool = True, per_client: bool = False) -> np.ndarray:
     """x_ik(eps) = (1 - b_ik^2/(2 mu eps) - c_ik)_+ (Definition 2 read with b^2, digest §7.4);
     ``squared=False`` gives the printed (1 - b_ik/(2 mu eps) - c_ik)_+. ``eps`` may be an
-    array: the result then has shape eps.shape + (N, N)."""
+    array: the result then has shape eps.shape + (N, N); with ``per_client`` eps has shape
+    (..., N), one precision per client i (row i uses eps[..., i]), and the result (..., N, N).
+    """
     b = check_pair_matrix("b", b)
     cc = np.zeros_like(b) if c is None else check_pair_matrix("c", c)
     if cc.shape != b.shape:
         raise ValueError(f"b has shape {b.shape} but c has shape {cc.shape}")
-    e = np.asarray(eps, dtype=np.float64)[..., None, None]
+    e = np.asarray(eps, dtype=np.float64)
+    if per_client:
+        if e.shape[-1:] != b.shape[:1]:
+            raise ValueError(f"per-client eps must end with {b.shape[0]} values, got {e.shape}")
+        e = e[..., :, None]
+    else:
+        e = e[..., None, None]
     num = b**2 if squared else b
     return np.maximum(1.0 - num / (2.0 * float(mu) * e) - cc, 0.0)
 

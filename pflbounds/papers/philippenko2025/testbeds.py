@@ -254,10 +254,13 @@ class SyntheticLSR:
 
     def mixed_grad(self, X: np.ndarray, Lam: AgentMatrix, noise: np.ndarray) -> np.ndarray:
         """sum_k lambda_ik (2/b) sum_s x_ks x_ks^T (theta_i - theta_k^*), batch of client k."""
-        W = np.broadcast_to(_dense(Lam, self.N), (X.shape[0], self.N, self.N))
-        t = np.einsum("rksd,rid->riks", noise, X) - np.einsum("rksd,kd->rks", noise,
-                                                              self.optima)[:, None]
-        return 2.0 / self.batch * np.einsum("rik,riks,rksd->rid", W, t, noise)
+        R, N, b, d = noise.shape
+        W = np.broadcast_to(_dense(Lam, N), (R, N, N))
+        Zf = noise.reshape(R, N * b, d)  # rows (k, s)
+        t = np.matmul(X, np.swapaxes(Zf, 1, 2)).reshape(R, N, N, b)  # x_ks . theta_i
+        t -= np.einsum("rksd,kd->rks", noise, self.optima)[:, None]
+        coef = (W[..., None] * t).reshape(R, N, N * b)
+        return 2.0 / self.batch * np.matmul(coef, Zf)
 
     def heterogeneity(self) -> tuple[np.ndarray, np.ndarray]:
         """Tight (b, c): b_ik = 2 ||theta_i^* - theta_k^*|| (the gap 2(theta_k^* - theta_i^*)
