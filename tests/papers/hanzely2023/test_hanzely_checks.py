@@ -75,3 +75,19 @@ def test_contraction_claim_is_not_vacuous():
         return block
 
     assert _quick(dataclasses.replace(p1, simulate=halved)) is Verdict.VIOLATED
+
+
+def test_report_tables_of_table3_and_the_regime_map():
+    from pflbounds.papers.hanzely2023.checks.maps import LAMS, NS, plain, plot_map, plot_table3
+
+    (t3,) = plot_table3(None)
+    assert len(t3["rows"]) == 35 and t3["columns"][-1] == "verdict"
+    verdicts = [r[-1] for r in t3["rows"]]
+    assert verdicts.count("blank in the paper") == 1 and verdicts.count("disagrees") == 2
+    mx2_beta = next(r for r in t3["rows"] if r[0] == "mx2" and r[1] == "# grad_beta F")
+    assert mx2_beta[4] == "sqrt(3)" and "L'" in mx2_beta[2] and "mu'" in mx2_beta[2]
+    assert plain("sqrt(1 - amax)*Abs(amax - 1)") == "(1 - alpha_max)^(3/2)"
+    comm, grads = plot_map(None)
+    assert len(comm["rows"]) == len(LAMS) and len(comm["rows"][0]) == len(NS) + 1
+    assert {c for r in comm["rows"] for c in r[1:]} == {"ACD"}  # communication-optimal
+    assert any("ASVRCD" in c for r in grads["rows"] for c in r[1:])  # large n: variance reduction

@@ -137,7 +137,7 @@ CHECKS = [
           "LSGD-PFL diverges", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_tau1,
           grid=({**_MT2_WIDE, "step": "printed"}, {**_MT2_WIDE, "step": "corrected"}),
           engine="exact", result_id=P + "theorem5", form="corrected",
-          description="MT2 with Lambda = 40 (L^w about 20 L^beta): eta = 1/(4 L^beta) is "
+          description="MT2 with Lambda = 40 (L^w = 32 L^beta): eta = 1/(4 L^beta) is "
           "admissible as printed.", xlabel="K", ylabel="E[F(w_bar^K)] - F^*"),
     Check(P + "E_lsgd_beta_step", "Algorithm 1's printed beta-step (grad_beta f_m) diverges; "
           "the analysed step (1/M) converges within Theorem 5", CheckKind.ERRATUM,
