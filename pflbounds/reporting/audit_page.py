@@ -153,6 +153,11 @@ def _g(v: Any, digits: int = 4) -> str:
     return f"{f:.{digits}g}"
 
 
+def _heading(level: int, text: str) -> str:
+    """An unnumbered heading (the chapter follows the numbered paper chapters)."""
+    return f"#heading(level: {level}, numbering: none)[{escape_markup(text)}]"
+
+
 def _short(text: str, width: int = 110) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -170,7 +175,7 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
     t = doc["totals"]
     frac = t.get("detected_fraction")
     lines = [
-        f"== Checker power: {escape_markup(doc['paper'])}",
+        _heading(2, f"Checker power: {doc['paper']}"),
         "",
         escape_markup(
             f"Every form that a check evaluates was mutated ({t['mutants']} mutants: constant "
@@ -200,7 +205,7 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
                     ("Result (form)", "Mutants", "Stronger", "Caught", "Survived", "Weaker",
                      "Checks"), rows)
     if doc.get("survivors"):
-        lines += [f"=== Survivors ({len(doc['survivors'])})", "",
+        lines += [_heading(3, f"Survivors ({len(doc['survivors'])})"), "",
                   escape_markup("Grouped by form, with the paper's explanation; for each mutant "
                                 "its change, its formula (in full in the audit's JSON) and "
                                 "what the checks that ran it showed."),
@@ -228,7 +233,7 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
 
 def _false_alarms(doc: Mapping[str, Any]) -> list[str]:
     lines = [
-        f"== False alarms: suite {escape_markup(doc['suite'])}",
+        _heading(2, f"False alarms: suite {doc['suite']}"),
         "",
         escape_markup(
             f"The {len(doc['checks'])} Monte Carlo checks of true bounds ran {doc['runs']} "
@@ -255,7 +260,7 @@ def _false_alarms(doc: Mapping[str, Any]) -> list[str]:
 
 def _tightness(doc: Mapping[str, Any], plot: PlotSpec | None, stems: Mapping[int, str],
                figures_dir: str) -> list[str]:
-    lines = [f"== Tightness against PEPit: {escape_markup(doc['paper'])}", ""]
+    lines = [_heading(2, f"Tightness against PEPit: {doc['paper']}"), ""]
     for case in doc.get("cases", []):
         lines += [escape_markup(
             f"{case['result']}: {case['title']}. Worst case by PEPit ({doc['solver']} through "
