@@ -45,9 +45,29 @@ def tb_q(labels: np.ndarray, centres: np.ndarray, a: float, sigma2: float | np.n
     return QuadraticFamily(h=np.full(d, float(a)), m=centres[labels], s=s)
 
 
+class _AdditiveNoise:
+    """g_k(theta) = grad R_k(theta) + n_k, n_k ~ N(0, (sigma_k^2/d) I_d), one draw per client
+    shared by every model (AFO); subclasses give ``exact_grad``, ``sigma2``, ``N``, ``d``."""
+
+    def sample_noise(self, R: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.standard_normal((R, self.N, self.d)) * np.sqrt(self.sigma2 / self.d)[:, None]
+
+    def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        return self.exact_grad(X) + self.sample_noise(X.shape[0], rng)
+
+    def mixed_grad(self, X: np.ndarray, Lam: AgentMatrix, noise: np.ndarray) -> np.ndarray:
+        """sum_k lambda_ik (grad R_k(theta_i) + n_k), one noise draw per client k."""
+        W = _dense(Lam, self.N)
+        R = X.shape[0]
+        CG = self.exact_grad(np.broadcast_to(X[:, :, None, :], (R, self.N, self.N, self.d)))
+        Wb = np.broadcast_to(W, (R, self.N, self.N))
+        return np.einsum("rik,rikd->rid", Wb, CG) + np.matmul(Wb, noise)
+
+
 # ------------------------------------------------------------------------------ TB-A / TB-P
 @dataclass(frozen=True, eq=False)
-class ClientQuadratics:
+class ClientQuadratics(_AdditiveNoise):
     """R_k(theta) = scale (theta - m_k)^T A_k (theta - m_k), g_k = grad R_k + n_k with
     n_k ~ N(0, (sigma_k^2/d) I_d) (digest TB-A with scale 1/2, TB-P with scale 1 = the
     normalisation of Property 1, xi_k = -m_k)."""
@@ -109,21 +129,6 @@ class ClientQuadratics:
         E = np.asarray(X, dtype=np.float64) - self.m
         return self.scale * np.einsum("...ka,kab,...kb->...k", E, self.A, E)
 
-    def sample_noise(self, R: int, rng: np.random.Generator) -> np.ndarray:
-        return rng.standard_normal((R, self.N, self.d)) * np.sqrt(self.sigma2 / self.d)[:, None]
-
-    def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64)
-        return self.exact_grad(X) + self.sample_noise(X.shape[0], rng)
-
-    def mixed_grad(self, X: np.ndarray, Lam: AgentMatrix, noise: np.ndarray) -> np.ndarray:
-        """sum_k lambda_ik (grad R_k(theta_i) + n_k), one noise draw per client k."""
-        W = _dense(Lam, self.N)
-        R = X.shape[0]
-        CG = self.exact_grad(np.broadcast_to(X[:, :, None, :], (R, self.N, self.N, self.d)))
-        Wb = np.broadcast_to(W, (R, self.N, self.N))
-        return np.einsum("rik,rikd->rid", Wb, CG) + np.matmul(Wb, noise)
-
     def heterogeneity(self, tight_if_shared: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """(b, c) of Assumption 3 (Property 1 with this normalisation, digest §2):
         b_ik = 2 sqrt(2) scale ||A_k (m_i - m_k)||, c_ik = 2 ||I - A_k A_i^-1||_2^2; where
@@ -152,7 +157,7 @@ def random_spd(N: int, d: int, lo: float, hi: float, rng: np.random.Generator) -
 
 # ------------------------------------------------------------------------------ TB-NC
 @dataclass(frozen=True, eq=False)
-class CosineClusters:
+class CosineClusters(_AdditiveNoise):
     """TB-NC (digest §6.0): R_k(theta) = sum_j [1/2 (theta_j - u_kj)^2 + rho (1 - cos(theta_j -
     u_kj))], non-convex for rho > 1, unique global minimum R_k^* = 0 at u_k, beta = 1 + rho;
     additive noise of variance sigma_k^2."""
@@ -186,20 +191,6 @@ class CosineClusters:
     def excess(self, X: np.ndarray) -> np.ndarray:
         E = np.asarray(X, dtype=np.float64) - self.u
         return np.sum(0.5 * E**2 + self.rho * (1 - np.cos(E)), axis=-1)
-
-    def sample_noise(self, R: int, rng: np.random.Generator) -> np.ndarray:
-        return rng.standard_normal((R, self.N, self.d)) * np.sqrt(self.sigma2 / self.d)[:, None]
-
-    def grad(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64)
-        return self.exact_grad(X) + self.sample_noise(X.shape[0], rng)
-
-    def mixed_grad(self, X: np.ndarray, Lam: AgentMatrix, noise: np.ndarray) -> np.ndarray:
-        W = _dense(Lam, self.N)
-        R = X.shape[0]
-        CG = self.exact_grad(np.broadcast_to(X[:, :, None, :], (R, self.N, self.N, self.d)))
-        Wb = np.broadcast_to(W, (R, self.N, self.N))
-        return np.einsum("rik,rikd->rid", Wb, CG) + np.matmul(Wb, noise)
 
 
 # ------------------------------------------------------------------------------ TB-LSR

@@ -18,6 +18,7 @@ from pflbounds.algorithms.similarity_weights import Criterion, true_gradient_rul
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.philippenko2025.checks.common import (
     bound,
+    criterion,
     instance_rng,
     rng_of,
     suf_cluster,
@@ -28,10 +29,6 @@ from pflbounds.papers.philippenko2025.testbeds import ClientQuadratics, random_s
 from pflbounds.reporting.figure_specs import figure, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
-
-
-def _crit(p: Mapping[str, Any]) -> Criterion:
-    return Criterion.binary(p["lam"]) if p["criterion"] == "binary" else Criterion.continuous()
 
 
 def _tbq(p: Mapping[str, Any]):
@@ -60,7 +57,7 @@ def simulate_p6(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     curvature, tight b, PL with equality): the number of mismatches over every replica,
     iteration, client and peer."""
     fam, b, labels = _tbq(p)
-    crit = _crit(p)
+    crit = criterion(p)
     tr = _run(fam, crit, p["sigma2"], p, seed)
     e_prev = tr.excess[:, :-1, :]  # e^{t-1}, (R, K, N)
     sets = tr.collaborators[:, 1:]  # N^t, (R, K, N, N)
@@ -118,7 +115,7 @@ def simulate_p7(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
         rng.standard_normal((2, d)) * p["gap"], N // 2, axis=0)
     prob = ClientQuadratics(A, m, p["sigma2"], scale=p["scale"])
     b, c = prob.heterogeneity()
-    crit = _crit(p)
+    crit = criterion(p)
     tr = run_afo_adaptive(prob, true_gradient_rule(prob, crit, p["sigma2"]), p["eta"], p["K"],
                           np.full(d, p["x0"]), p["runs"], rng_of(seed))
     e_prev = tr.excess[:, :-1, :]
@@ -142,7 +139,7 @@ def simulate_e4(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     the loss is between b/(2 mu (1 - lambda)) and b^2/(2 mu (1 - lambda)), and the effective
     variance exceeds it; the b^2 reading holds everywhere."""
     fam, b, _ = _tbq(p)
-    crit = _crit(p)
+    crit = criterion(p)
     tr = _run(fam, crit, p["sigma2"], p, seed, track_sets=False)
     e_prev = tr.excess[:, :-1, 0].ravel()
     s2 = fam.sigma2_agents
@@ -158,7 +155,7 @@ def simulate_e5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     against its pathwise reading (eps = e_i^{t-1}, the realised loss): draws that cross a
     peer's threshold earlier than the mean exceed the printed sufficient variance."""
     fam, b, _ = _tbq(p)
-    crit = _crit(p)
+    crit = criterion(p)
     tr = _run(fam, crit, p["sigma2"], p, seed, track_sets=False)
     s2 = fam.sigma2_agents
     e_mean = tr.excess[:, 1:, 0].mean(axis=0)  # Monte Carlo eps_0^t, t = 1..K
@@ -174,7 +171,7 @@ def simulate_p20(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     """P20: well-separated clusters (plateau far below every exclusion threshold): |N_i^t|
     never grows while the realised loss decreases, and ends at the cluster size N/2."""
     fam, b, _ = _tbq(p)
-    tr = _run(fam, _crit(p), p["sigma2"], p, seed, track_sets=False)
+    tr = _run(fam, criterion(p), p["sigma2"], p, seed, track_sets=False)
     size = tr.n_collaborators[:, 1:]  # |N^t| for t = 1..K, set by e^{t-1}
     e = tr.excess
     grows = (size[:, 1:] > size[:, :-1]) & (e[:, 1:-1] <= e[:, :-2])

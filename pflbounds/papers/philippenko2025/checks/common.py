@@ -39,8 +39,14 @@ def raw(rid: str, form: str, part: str = "", **values: Any) -> np.ndarray:
 
 
 def criterion(p: Mapping[str, Any]) -> Criterion:
+    """The grid point's criterion: ``criterion`` = binary (with ``lam``) or continuous."""
     return Criterion.binary(p["lam"]) if p.get("criterion", "binary") == "binary" \
         else Criterion.continuous()
+
+
+def kappa(p: Mapping[str, Any], N: int) -> float:
+    """Remark 3's bound on the step ratio for equal variances: lambda or 1/N."""
+    return float(p["lam"]) if p.get("criterion", "binary") == "binary" else 1.0 / N
 
 
 def two_clusters(N: int, d: int, gap: float, a: float = 1.0, sigma2: Any = 1.0,

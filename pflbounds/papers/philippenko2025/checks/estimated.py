@@ -11,16 +11,17 @@ import numpy as np
 
 from pflbounds.algorithms.adaptive_afo import run_afo_adaptive
 from pflbounds.algorithms.collaborative import run_afo
-from pflbounds.algorithms.similarity_weights import Criterion, estimated_rule
+from pflbounds.algorithms.similarity_weights import estimated_rule
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact.linear_gaussian import afo_limit
-from pflbounds.papers.philippenko2025.checks.common import instance_rng, rng_of, two_clusters
+from pflbounds.papers.philippenko2025.checks.common import (
+    criterion,
+    instance_rng,
+    rng_of,
+    two_clusters,
+)
 from pflbounds.papers.philippenko2025.testbeds import SyntheticLSR
 from pflbounds.problems.clusters import cluster_weights
-
-
-def _crit(p: Mapping[str, Any]) -> Criterion:
-    return Criterion.binary(p["lam"]) if p["criterion"] == "binary" else Criterion.continuous()
 
 
 def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -35,7 +36,7 @@ def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     x0[-1] = p["x0"]
     K = p["K"]
     late = list(range(K - 100, K + 1, 20))
-    tr = run_afo_adaptive(fam, estimated_rule(fam, _crit(p), p["m"], sigma2=fam.sigma2_agents),
+    tr = run_afo_adaptive(fam, estimated_rule(fam, criterion(p), p["m"], sigma2=fam.sigma2_agents),
                           p["eta"], K, x0, R, rng_of(seed), record=[1, *late])
     same = (labels == labels[0])
     same[0] = False
@@ -85,7 +86,7 @@ def simulate_p19_adaptive(p: Mapping[str, Any], R: int, seed: np.random.SeedSequ
     or the exact Local curve rho_local^t eps0 (``side="upper"``)."""
     prob, labels = _lsr(p)
     ks = np.arange(p["k0"], p["T"] + 1, p["every"])
-    tr = run_afo_adaptive(prob, estimated_rule(prob, _crit(p), p["b_alpha"]), p["gamma"],
+    tr = run_afo_adaptive(prob, estimated_rule(prob, criterion(p), p["b_alpha"]), p["gamma"],
                           p["T"], np.zeros(p["d"]), R, rng_of(seed), record=[0, *ks],
                           track_sets=False)
     e0 = float(tr.excess[0, 0, 0])
@@ -140,11 +141,11 @@ CHECKS = [
     Check(
         "philippenko2025.P19_adaptive", "Synthetic least squares: practical weights above oracle",
         CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p19_adaptive,
-        grid=tuple(dict(_LSR, d=10, gamma=0.125, T=40, k0=5, every=5, b_alpha=1,
+        grid=tuple(dict(_LSR, d=10, gamma=0.125, T=30, k0=5, every=5, b_alpha=1,
                         criterion=c, lam=0.5, side="lower") for c in ("binary", "continuous")),
         quick_grid=(dict(_LSR, d=10, gamma=0.125, T=30, k0=5, every=5, b_alpha=1,
                          criterion="continuous", side="lower"),),
-        engine="mc", replicas=600, block_size=300,
+        engine="mc", replicas=1200, block_size=400,
         result_id="philippenko2025.theorem2_constant", form="printed",
         xlabel="t", ylabel="E[R_1(theta_t)]",
         description="Estimated weights (Eq. (1), b_alpha = 1, every step) never beat the "

@@ -8,14 +8,16 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.adaptive_afo import run_afo_adaptive
-from pflbounds.algorithms.similarity_weights import Criterion, true_gradient_rule
+from pflbounds.algorithms.similarity_weights import true_gradient_rule
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.philippenko2025.checks.common import bound, instance_rng, rng_of
+from pflbounds.papers.philippenko2025.checks.common import (
+    bound,
+    criterion,
+    instance_rng,
+    kappa,
+    rng_of,
+)
 from pflbounds.papers.philippenko2025.testbeds import ClientQuadratics, CosineClusters, random_spd
-
-
-def _crit(p: Mapping[str, Any]) -> Criterion:
-    return Criterion.binary(p["lam"]) if p["criterion"] == "binary" else Criterion.continuous()
 
 
 def _nc(p: Mapping[str, Any]) -> CosineClusters:
@@ -34,10 +36,6 @@ def _gnorm(prob: CosineClusters):
     return metric
 
 
-def _kappa(p: Mapping[str, Any], N: int) -> float:
-    return float(p["lam"]) if p["criterion"] == "binary" else 1.0 / N
-
-
 def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P15 (rigorous Theorem 3): per replica, (1/T) sum_{t=1}^T ||grad R_1(theta^{t-1})||^2
     against 2 eps0/(T eta) + eta beta (1/T) sum_t (sigma_eff^t)^2 of that replica (paired),
@@ -45,7 +43,7 @@ def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     prob = _nc(p)
     x0 = np.full(p["d"], p["x0"])
     K, eta = p["K"], p["eta"]
-    tr = run_afo_adaptive(prob, true_gradient_rule(prob, _crit(p), p["sigma2"]), eta, K, x0,
+    tr = run_afo_adaptive(prob, true_gradient_rule(prob, criterion(p), p["sigma2"]), eta, K, x0,
                           R, rng_of(seed), metrics={"gnorm": _gnorm(prob)}, track_sets=False)
     g = tr.metrics["gnorm"][:, :-1, 0]  # ||grad R_1(theta^{t-1})||^2, t = 1..K
     T = np.arange(1, K + 1)
@@ -53,7 +51,7 @@ def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     avg_s = np.cumsum(tr.sigma_eff2[:, 1:, 0], axis=1) / T
     eps0 = float(prob.excess(np.broadcast_to(x0, (prob.N, prob.d)))[0])
     bnd = bound("theorem3", "corrected", eps0=eps0, T=T[None, :], eta=eta, beta=prob.beta,
-                sigma_eff2_avg=avg_s, kappa_w=_kappa(p, prob.N))
+                sigma_eff2_avg=avg_s, kappa_w=kappa(p, prob.N))
     sel = np.unique(np.round(np.geomspace(1, K, 25))).astype(int) - 1
     return {"ks": T[sel].astype(float), "samples": avg_g[:, sel], "bound_samples": bnd[:, sel]}
 
@@ -69,8 +67,8 @@ def simulate_p15_printed(p: Mapping[str, Any], R: int, seed: np.random.SeedSeque
     suf = p["sigma2"] / (p["n"] * (p["lam"] if p["criterion"] == "binary" else 1.0))
     eps0 = float(prob.excess(np.broadcast_to(x0, (prob.N, prob.d)))[0])
     eta = float(bound("theorem3_step", eps0=eps0, T=T, beta=prob.beta, sigma_suf2=suf,
-                      kappa_w=_kappa(p, prob.N)))
-    tr = run_afo_adaptive(prob, true_gradient_rule(prob, _crit(p), p["sigma2"]), eta, T, x0,
+                      kappa_w=kappa(p, prob.N)))
+    tr = run_afo_adaptive(prob, true_gradient_rule(prob, criterion(p), p["sigma2"]), eta, T, x0,
                           R, rng_of(seed), metrics={"gnorm": _gnorm(prob)}, track_sets=False)
     avg = tr.metrics["gnorm"][:, :-1, 0].mean(axis=1)
     if p["what"] == "cost":

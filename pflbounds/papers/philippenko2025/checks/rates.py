@@ -23,6 +23,8 @@ from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact.linear_gaussian import afa_expected_excess, afo_expected_excess, afo_limit
 from pflbounds.papers.philippenko2025.checks.common import (
     bound,
+    criterion,
+    kappa,
     raw,
     rng_of,
     suf_variance,
@@ -33,14 +35,6 @@ from pflbounds.problems.clusters import cluster_weights, global_weights
 from pflbounds.problems.quadratic import QuadraticFamily
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
-
-
-def _crit(p: Mapping[str, Any]) -> Criterion:
-    return Criterion.binary(p["lam"]) if p["criterion"] == "binary" else Criterion.continuous()
-
-
-def _kappa(p: Mapping[str, Any], N: int) -> float:
-    return float(p["lam"]) if p["criterion"] == "binary" else 1.0 / N
 
 
 def _fixed_regime(p: Mapping[str, Any]):
@@ -65,7 +59,7 @@ def _suf_own(fam, labels, p: Mapping[str, Any], eps: float) -> float:
 def _adaptive_equals_oracle(fam, labels, x0, p, eta, K=30, R=20) -> float:
     """Largest |adaptive - oracle| excess of the clients of cluster 0 over a short run with
     the same seed (0 up to rounding in the fixed-weight regime)."""
-    a = run_afo_adaptive(fam, true_gradient_rule(fam, _crit(p), fam.sigma2_agents), eta, K,
+    a = run_afo_adaptive(fam, true_gradient_rule(fam, criterion(p), fam.sigma2_agents), eta, K,
                          x0, R, np.random.default_rng(7), track_sets=False)
     o = run_afo(fam, cluster_weights(labels), eta, K, x0, R, np.random.default_rng(7))
     own = labels == 0  # the common start is in cluster 0's basin only
@@ -88,7 +82,7 @@ def simulate_plateau(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence)
     or ``fedavg`` (against FedAvg's floor, P12)."""
     fam, labels, x0 = _far_start(p)
     late = list(range(p["K"] - 50, p["K"] + 1, 10))
-    tr = run_afo_adaptive(fam, true_gradient_rule(fam, _crit(p), fam.sigma2_agents), p["eta"],
+    tr = run_afo_adaptive(fam, true_gradient_rule(fam, criterion(p), fam.sigma2_agents), p["eta"],
                           p["K"], x0, R, rng_of(seed), record=late, track_sets=False)
     plateau = tr.excess.mean(axis=(1, 2))  # clients and the last 50 iterations
     if p["what"] == "cost":
@@ -107,12 +101,12 @@ def simulate_p4_bound(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence
     eps0 + eta beta sigma_suf^2(eps)/(2 mu), eps below the plateau (own cluster only)."""
     fam, labels, x0 = _far_start(p)
     ks = np.unique(np.round(np.geomspace(1, p["K"], 30))).astype(int)
-    tr = run_afo_adaptive(fam, true_gradient_rule(fam, _crit(p), fam.sigma2_agents), p["eta"],
+    tr = run_afo_adaptive(fam, true_gradient_rule(fam, criterion(p), fam.sigma2_agents), p["eta"],
                           p["K"], x0, R, rng_of(seed), record=[0, *ks], track_sets=False)
     eps0 = float(tr.excess[0, 0, 0])
     eps = 0.1 * float(afo_limit(fam, cluster_weights(labels), p["eta"])[0])
     bnd = bound("theorem2_constant", eta=p["eta"], mu=fam.mu, beta=fam.L, T=ks, eps0=eps0,
-                sigma_suf2=_suf_own(fam, labels, p, eps), kappa_w=_kappa(p, fam.N))
+                sigma_suf2=_suf_own(fam, labels, p, eps), kappa_w=kappa(p, fam.N))
     return {"ks": ks.astype(float), "samples": tr.excess[:, 1:, 0], "bound": bnd}
 
 
@@ -139,7 +133,7 @@ def simulate_p5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     q = 1 - eta * fam.mu
     S = seff * (1 - q**ks) / (1 - q)
     bnd = bound("theorem1", "corrected", eta=eta, mu=fam.mu, beta=fam.L, T=ks, eps0=p["e0"],
-                S_eff=S, kappa_w=_kappa(p, fam.N))
+                S_eff=S, kappa_w=kappa(p, fam.N))
     return {"ks": ks.astype(float), "mean": exact, "bound": bnd,
             "adaptive_vs_oracle": np.asarray(_adaptive_equals_oracle(fam, labels, x0, p, eta))}
 
@@ -154,7 +148,7 @@ def _decreasing(p: Mapping[str, Any], gamma0: float, K: int) -> np.ndarray:
 
 def _gamma0(p: Mapping[str, Any]) -> float:
     """Smallest integer shift with C/(mu (1 + gamma0)) <= kappa/beta (beta = mu = a)."""
-    return float(max(0, np.ceil(p["C"] / _kappa(p, 2 * p["n"]) - 1)))
+    return float(max(0, np.ceil(p["C"] / kappa(p, 2 * p["n"]) - 1)))
 
 
 def simulate_p9(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -171,7 +165,7 @@ def simulate_p9(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     ks = np.unique(np.round(np.geomspace(1, K, 40))).astype(int)
     suf = p["sigma2"] / (p["n"] * (p["lam"] if p["criterion"] == "binary" else 1.0))
     bnd = bound("theorem2_decreasing", "corrected", C=p["C"], mu=p["a"], beta=p["a"], T=ks,
-                eps0=p["e0"], sigma_suf2=suf, kappa_w=_kappa(p, 2 * p["n"]), gamma0=g0)
+                eps0=p["e0"], sigma_suf2=suf, kappa_w=kappa(p, 2 * p["n"]), gamma0=g0)
     return {"ks": ks.astype(float), "mean": exact[ks], "bound": bnd}
 
 
@@ -204,7 +198,7 @@ def _horizon_runs(p: Mapping[str, Any], ks: np.ndarray, suf: float) -> np.ndarra
     out = np.empty(ks.size)
     for j, T in enumerate(ks):
         eta = float(bound("theorem2_horizon_step", T=float(T), mu=p["a"], beta=p["a"],
-                          eps0=p["e0"], sigma_suf2=suf, kappa_w=_kappa(p, 2 * n)))
+                          eps0=p["e0"], sigma_suf2=suf, kappa_w=kappa(p, 2 * n)))
         out[j] = afo_expected_excess(fam, np.full((n, n), 1.0 / n), eta, x0, [int(T)])[0, 0]
     return out
 
@@ -217,7 +211,7 @@ def simulate_p9_horizon(p: Mapping[str, Any], R: int, seed: np.random.SeedSequen
     ks = np.unique(np.round(np.geomspace(p["T_lo"], p["T_hi"], 25))).astype(int)
     exact = _horizon_runs(p, ks, suf)
     common = dict(T=ks.astype(float), mu=p["a"], beta=p["a"], eps0=p["e0"], sigma_suf2=suf,
-                  kappa_w=_kappa(p, 2 * p["n"]))
+                  kappa_w=kappa(p, 2 * p["n"]))
     corrected = bound("theorem2_horizon", "corrected", **common)
     if p.get("erratum"):
         return {"ks": ks.astype(float), "mean": exact,
@@ -252,7 +246,7 @@ def simulate_p10(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     suf = p["sigma2"] / (p["n"] * (p["lam"] if p["criterion"] == "binary" else 1.0))
     common = dict(C=p["C"], mu=p["a"], beta=p["a"], eps=eps, sigma_suf2=suf)
     corrected = bound("corollary1", "corrected", eps0=p["e0"], gamma0=g0,
-                      kappa_w=_kappa(p, 2 * p["n"]), **common)
+                      kappa_w=kappa(p, 2 * p["n"]), **common)
     out = {"ks": np.array([eps]), "mean": np.array([T])}
     if p["what"] == "erratum":
         out.update(bound_printed=np.atleast_1d(bound("corollary1", "printed", **common)),
@@ -317,7 +311,7 @@ CHECKS = [
         grid=(dict(_FAR, criterion="binary", lam=0.5, eta=0.1, K=400, what="ratio"),
               dict(_FAR, criterion="continuous", eta=0.1, K=400, what="ratio")),
         quick_grid=(dict(_FAR, criterion="binary", lam=0.5, eta=0.1, K=150, what="ratio"),),
-        engine="mc", replicas=400, block_size=400, tolerance=0.05,
+        engine="mc", replicas=1000, block_size=500, tolerance=0.05,
         result_id="philippenko2025.theorem2_constant", form="printed",
         description="Well-separated clusters: the adaptive plateau (client average) divided "
                     "by the oracle All-for-one's exact plateau (uniform weights on the own "
