@@ -666,31 +666,162 @@ def _fmt_bytes(n: float) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from pflbounds.reporting.assemble import build_report
-    from pflbounds.reporting.pdf import write_report
-    from pflbounds.running.results import load_outcomes, save_outcomes
+    """Write the PDF report of a suite (run first) or of a results folder. Every problem with
+    the source or the output is one line (exit 2), checked before any work; Ctrl-C leaves the
+    previous report as it was (exit 130)."""
+    out = None
+    try:
+        src = args.source
+        if src is not None and (Path(src).is_dir() or Path(src).name == "outcomes.json"):
+            outcomes, suite_name, results = _report_results(Path(src)), _report_name(src), src
+            suite = None
+        else:
+            suite = _load_suite_file(_suite_path(src))
+            suite_name, results = suite.name, None
+        out = _report_out(args.out, suite_name)
+        data_dir = out.with_suffix("")
+        if results is not None and Path(results).name == "outcomes.json":
+            results = str(Path(results).parent)
+        save = results is None or Path(results).resolve() != data_dir.resolve()
+        if save:
+            _report_check_results_folder(data_dir)
+        audit = None
+        if getattr(args, "audit", None):
+            from pflbounds.reporting.audit_page import load_audit
 
-    src = args.source
-    if src is not None and Path(src).is_dir():
-        outcomes = load_outcomes(Path(src))
-        suite_name = Path(src).name
-    else:
-        path = _suite_path(src)
-        suite, outcomes = _run_suite(path, args)
-        suite_name = suite.name
-    out = Path(args.out) if args.out else Path("reports") / f"{suite_name}.pdf"
-    if out.suffix != ".pdf":
+            audit = load_audit(args.audit)  # ValueError: one line naming the folder or file
+        if suite is not None:
+            if args.jobs < 1:
+                raise CliError(f"--jobs must be >= 1, got {args.jobs}")
+            from pflbounds.running.suite import sweep_suite
+
+            multiplicity = "per-check" if getattr(args, "per_check", False) else "holm"
+            _, run = _sweep(args, lambda **kw: sweep_suite(
+                suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
+            outcomes = run.outcomes
+        return _report_write(args, outcomes, suite, suite_name, results, out, save, audit)
+    except KeyboardInterrupt:
+        where = f"; {out} and its figures are as they were" if out is not None else ""
+        print(f"pflbounds report: interrupted{where}", file=sys.stderr)
+        return 130
+
+
+def _report_name(src: str) -> str:
+    p = Path(src)
+    return (p.parent if p.name == "outcomes.json" else p).resolve().name or "results"
+
+
+def _report_results(src: Path) -> list:
+    """The outcomes of a results folder; an empty, partial or damaged folder is one line."""
+    from pflbounds.running.results import OUTCOMES_FILE, load_outcomes
+
+    f = src if src.name == OUTCOMES_FILE else src / OUTCOMES_FILE
+    folder = f.parent
+    if not f.exists():
+        try:
+            present = sorted(x.name for x in folder.iterdir())
+        except OSError as e:
+            raise CliError(f"results folder {str(folder)!r} cannot be read ({e.strerror})"
+                           ) from None
+        what = "is empty" if not present else f"holds {', '.join(present[:5])}" + (
+            " …" if len(present) > 5 else "") + f" but no {OUTCOMES_FILE} (a partial folder)"
+        raise CliError(f"results folder {str(folder)!r} {what}; write it with `pflbounds "
+                       f"validate SUITE --out {folder}`, or give a suite: {_available_suites()}")
+    try:
+        outcomes = load_outcomes(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise CliError(f"{f} is truncated or not valid JSON ({reason}); rerun pflbounds "
+                       "validate to write it again") from None
+    except (KeyError, TypeError, AttributeError) as e:
+        raise CliError(f"{f} is not a pflbounds results file (missing or bad field {e}); "
+                       "rerun pflbounds validate to write it again") from None
+    if not outcomes:
+        raise CliError(f"{f} holds no outcomes; rerun pflbounds validate to write it again")
+    return outcomes
+
+
+def _report_out(given: str | None, suite_name: str) -> Path:
+    """The PDF path, checked before any work: a .pdf, not a folder, not a file pflbounds did
+    not write, in a folder that exists (``reports/`` is created) and can be written."""
+    out = Path(given) if given else Path("reports") / f"{suite_name}.pdf"
+    label = f"--out {given}" if given else f"report {out}"
+    if out.suffix.lower() != ".pdf":
         raise CliError(f"--out must name a .pdf file, got {str(out)!r}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save_outcomes(outcomes, out.with_suffix(""))
-    command = "pflbounds " + " ".join(sys.argv[1:]) if sys.argv[1:] else "pflbounds report"
-    audit = None
-    if getattr(args, "audit", None):
-        from pflbounds.reporting.audit_page import load_audit
+    if out.is_dir():
+        raise CliError(f"{label} is an existing folder; expected a .pdf file name")
+    if out.exists():
+        try:
+            with out.open("rb") as fh:
+                mine = b"/Author(pflbounds)" in fh.read()
+        except OSError as e:
+            raise CliError(f"{label} cannot be read ({e.strerror}); choose another name"
+                           ) from None
+        if not mine:
+            raise CliError(f"{label} is an existing file that pflbounds did not write; choose "
+                           "another name or remove it")
+    folder = out.parent
+    if not folder.exists():
+        if given:
+            raise CliError(f"{label}: folder {folder} does not exist; create it first or choose "
+                           "another place")
+        try:
+            folder.mkdir(parents=True)
+        except OSError as e:
+            raise CliError(f"cannot create folder {folder} ({e.strerror})") from None
+    if not folder.is_dir():
+        raise CliError(f"{label}: {folder} is a file, not a folder")
+    import tempfile
 
-        audit = load_audit(args.audit)  # ValueError: one line naming the folder or file
-    report = build_report(outcomes, suite=suite_name, command=command, audit=audit)
-    pdf = write_report(report, out)
+    try:
+        tempfile.TemporaryDirectory(dir=folder).cleanup()
+    except OSError as e:
+        raise CliError(f"{label}: cannot write in folder {folder} ({e.strerror})") from None
+    figures = folder / "figures"
+    if figures.is_dir():
+        foreign = sorted(x.name for x in figures.iterdir() if x.suffix not in (".svg", ".csv"))
+        if foreign:
+            raise CliError(f"{label}: {figures} holds other files ({', '.join(foreign[:5])}); "
+                           "the report replaces figures/ as a whole, so choose another folder")
+    return out
+
+
+def _report_check_results_folder(data_dir: Path) -> None:
+    from pflbounds.running.atomic import OutputError, check_folder
+    from pflbounds.running.results import RESULT_FILES
+
+    try:
+        check_folder(data_dir, RESULT_FILES, parents=False)
+    except OutputError as e:
+        raise CliError(f"the results beside the report go to {e}") from None
+
+
+def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) -> int:
+    from pflbounds.reporting.assemble import build_report, data_command
+    from pflbounds.reporting.pdf import write_report
+    from pflbounds.running.atomic import OutputError
+    from pflbounds.running.results import save_outcomes
+
+    data_dir = out.with_suffix("")
+    if save:
+        try:
+            save_outcomes(outcomes, data_dir, parents=False)
+        except OutputError as e:
+            raise CliError(f"the results beside the report go to {e}") from None
+        except OSError as e:
+            raise CliError(f"cannot write the results to {data_dir} ({e.strerror or e}); "
+                           "nothing was changed there") from None
+    command = " ".join(["pflbounds report", *([args.source] if args.source else []),
+                        "--out", str(out), *(["--audit", args.audit] if args.audit else [])])
+    made_by = data_command(outcomes, results or data_dir,
+                           suites_dir=suite.path.parent if suite and suite.path else "validation")
+    report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
+                          data_command_line=made_by)
+    try:
+        pdf = write_report(report, out)
+    except OSError as e:
+        raise CliError(f"cannot write the report to {out} ({e.strerror or e}); {out} and its "
+                       "figures are as they were") from None
     print(f"wrote {pdf}")
     return 0
 
@@ -803,10 +934,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("report", help="write the PDF report of a suite or of saved results")
-    s.add_argument("source", nargs="?", metavar="SUITE_OR_RESULTS")
-    s.add_argument("--out")
-    s.add_argument("--jobs", type=int, default=1)
-    s.add_argument("--scheduler", metavar="ADDRESS")
+    s.add_argument("source", nargs="?", metavar="SUITE_OR_RESULTS",
+                   help="a suite (name or .toml file, run first; default quick) or a results "
+                        "folder written by `pflbounds validate --out DIR`")
+    s.add_argument("--out", metavar="FILE.pdf",
+                   help="the PDF to write (default reports/SUITE_NAME.pdf); its folder must "
+                        "exist; the .typ source, figures/ and the results folder go beside it")
+    s.add_argument("--jobs", type=_int_at_least(1), default=1,
+                   help="worker processes when a suite is run (default 1)")
+    s.add_argument("--per-check", action="store_true",
+                   help="when a suite is run: correct each Monte Carlo check on its own "
+                        "instead of one Holm correction over the suite")
+    _add_run_options(s)
     s.add_argument("--audit", metavar="DIR",
                    help="add the audit chapter from the files `pflbounds audit ...` wrote in DIR "
                         "(e.g. reports/audit)")

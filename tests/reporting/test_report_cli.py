@@ -1,0 +1,174 @@
+"""`pflbounds report`: every bad source or output is one line (exit 2) checked before any
+work; a full disk or Ctrl-C leaves the previous report as it was."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pflbounds.cli import main
+
+
+def _one_line_error(capsys, code: int, *needles: str) -> str:
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("pflbounds report: error: ")
+    assert "Traceback" not in err
+    for n in needles:
+        assert n in lines[0], lines[0]
+    return lines[0]
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.fixture
+def written(small_report):
+    """A report written once; tests copy it before changing anything."""
+    return small_report
+
+
+@pytest.mark.parametrize(
+    ("out", "needle"),
+    [
+        ("missing-folder/r.pdf", "does not exist"),
+        ("/proc/pflbounds-report.pdf", "cannot write in folder /proc"),
+        ("r.txt", "must name a .pdf file"),
+        ("folder.pdf", "is an existing folder"),
+        ("notes.pdf", "is an existing file that pflbounds did not write"),
+    ],
+)
+def test_bad_out_is_one_line_before_any_work(small_results, tmp_path, capsys, out, needle):
+    results, _ = small_results
+    (tmp_path / "folder.pdf").mkdir()
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF-1.7 somebody's paper")
+    target = out if out.startswith("/") else str(tmp_path / out)
+    code = main(["report", str(results), "--out", target])
+    _one_line_error(capsys, code, needle)
+    assert (tmp_path / "notes.pdf").read_bytes() == b"%PDF-1.7 somebody's paper"
+    assert not (tmp_path / "figures").exists()
+
+
+def test_a_foreign_figures_folder_is_not_replaced(small_results, tmp_path, capsys):
+    results, _ = small_results
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "photo.jpg").write_bytes(b"jpg")
+    code = main(["report", str(results), "--out", str(tmp_path / "r.pdf")])
+    _one_line_error(capsys, code, "photo.jpg", "replaces figures/ as a whole")
+    assert (tmp_path / "figures" / "photo.jpg").exists()
+
+
+@pytest.mark.parametrize(
+    ("files", "needle"),
+    [
+        ({}, "is empty"),
+        ({"results.csv": "check_id\n"}, "holds results.csv but no outcomes.json"),
+        ({"outcomes.json": '{"format": "pflbounds.outcomes/1", "outc'}, "truncated"),
+        ({"outcomes.json": '{"format": "pflbounds.outcomes/1", "outcomes": []}'},
+         "holds no outcomes"),
+        ({"outcomes.json": '{"outcomes": [{"check_id": "x"}]}'},
+         "not a pflbounds results file"),
+    ],
+)
+def test_empty_or_partial_results_folder(tmp_path, capsys, files, needle):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    code = main(["report", str(folder), "--out", str(tmp_path / "r.pdf")])
+    _one_line_error(capsys, code, str(folder), needle)
+    assert not (tmp_path / "r.pdf").exists()
+
+
+def test_report_files_follow_the_umask(written):
+    mask = os.umask(0o022)
+    os.umask(mask)
+    for p in (written, written.with_suffix(".typ"), written.parent / "figures"):
+        base = 0o777 if p.is_dir() else 0o666
+        assert p.stat().st_mode & 0o777 == base & ~mask, p
+    svg = next((written.parent / "figures").glob("*.svg"))
+    assert svg.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_full_disk_leaves_the_previous_report(small_results, written, tmp_path, capsys,
+                                              monkeypatch):
+    import pflbounds.reporting.pdf as pdf
+
+    results, _ = small_results
+    shutil.copytree(written.parent, tmp_path / "r")
+    out = tmp_path / "r" / written.name
+    before = _snapshot(out.parent)
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pdf, "_atomic_write", full)
+    code = main(["report", str(results), "--out", str(out)])
+    _one_line_error(capsys, code, "No space left on device", str(out))
+    after = _snapshot(out.parent)
+    assert after.keys() == before.keys()
+    assert all(after[k] == before[k] for k in before if not k.startswith("small/"))
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
+
+
+def test_interrupt_half_way_keeps_the_previous_figures(small_results, written, tmp_path,
+                                                       capsys, monkeypatch):
+    import pflbounds.reporting.pdf as pdf
+
+    results, _ = small_results
+    shutil.copytree(written.parent, tmp_path / "r")
+    out = tmp_path / "r" / written.name
+    figures_before = _snapshot(out.parent / "figures")
+    pdf_before = out.read_bytes()
+    real = pdf.render_plot
+    calls = []
+
+    def render_then_interrupt(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pdf, "render_plot", render_then_interrupt)
+    code = main(["report", str(results), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err.strip().splitlines() == [
+        f"pflbounds report: interrupted; {out} and its figures are as they were"]
+    assert _snapshot(out.parent / "figures") == figures_before
+    assert out.read_bytes() == pdf_before
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
+
+
+def test_sigint_is_one_line_and_exit_130(small_results, tmp_path):
+    """A real Ctrl-C while the report is being written (its staging folder exists)."""
+    results, _ = small_results
+    out = tmp_path / "r.pdf"
+    proc = subprocess.Popen([sys.executable, "-m", "pflbounds.cli", "report", str(results),
+                             "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(p.name.startswith(".r-staging-") for p in tmp_path.iterdir()):
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == [
+        f"pflbounds report: interrupted; {out} and its figures are as they were"]
+    assert not out.exists() and not (tmp_path / "figures").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
