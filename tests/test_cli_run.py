@@ -51,6 +51,7 @@ def test_validate_then_report(tmp_path, suite, capsys):
     assert (out / "outcomes.json").exists() and (out / "results.csv").exists()
 
     pdf = tmp_path / "rep" / "mini.pdf"
+    pdf.parent.mkdir()
     assert main(["report", str(out), "--out", str(pdf)]) == 0
     assert pdf.read_bytes()[:5] == b"%PDF-"
     typ = (tmp_path / "rep" / "mini.typ").read_text()

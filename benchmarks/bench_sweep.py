@@ -1,0 +1,103 @@
+"""Sweep throughput: the full even2022 suite with --jobs 1, --jobs 2, on a 2-worker Dask
+LocalCluster, and again from a warm task cache.
+
+Each timing is the wall time of the sweep inside one process (planning, cache look-ups, the
+tasks, aggregation with the suite's Holm correction), from an empty cache for the cold runs;
+the start of the Python process and the import of the papers, the same for every mode, are
+left out, and so is the start of the Dask cluster (a user's cluster is already running; the
+workers' first imports do count). Every run must give bitwise the same evidence; the script
+says so or stops.
+
+Run:  python benchmarks/bench_sweep.py [--suite validation/even2022.toml] [--skip-dask]
+
+Goals: --jobs 2 and Dask >= 1.7x --jobs 1; a warm rerun >= 20x faster than a cold one. On a
+machine whose cores are busy with other work the parallel ratios fall: the load average is
+printed with the figures, and so is the ratio two free cores would give, from the compute
+time of each task of the --jobs 1 run (stored in its cache) and the order the tasks are
+handed out (each goes to the first worker free).
+"""
+
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from pflbounds.running import TaskCache, load_suite, sweep_suite
+
+
+def _evidence(run) -> str:
+    return json.dumps([(o.check_id, o.to_dict()["evidence"], o.to_dict()["fits"], o.verdict.value)
+                       for o in run.outcomes], sort_keys=True)
+
+
+def schedule_ratio(cache: TaskCache, suite, workers: int = 2) -> float:
+    """Serial time over the time ``workers`` free cores would take, handing the tasks out in
+    run order to the first free worker, with each task's compute time from ``cache``."""
+    from pflbounds.running import plan
+
+    seconds = {(e.check_id, e.meta["point_index"], e.meta["block_index"]): e.meta["compute_s"]
+               for e in cache.entries() if not isinstance(e, Path)}
+    times = [seconds[(t.check_id, t.point_index, t.block_index)] for en in suite.entries
+             for t in plan(en.check, replicas=en.replicas, quick=en.quick, base_seed=suite.seed)]
+    free = [0.0] * workers
+    for t in times:
+        heapq.heappush(free, heapq.heappop(free) + t)
+    return sum(times) / max(free)
+
+
+def _timed(label: str, **kw):
+    t0 = time.perf_counter()
+    run = sweep_suite(progress=False, **kw)
+    dt = time.perf_counter() - t0
+    st = run.stats
+    print(f"  {label:<24} {dt:8.2f} s   ({st.computed} computed, {st.cached} from the cache)",
+          flush=True)
+    return run, dt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", default="validation/even2022.toml")
+    ap.add_argument("--skip-dask", action="store_true")
+    args = ap.parse_args()
+    suite = load_suite(args.suite)
+    print(f"suite {suite.name}: {len(suite.entries)} checks; {os.cpu_count()} cores; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="bench_sweep.") as tmp:
+        root = Path(tmp)
+        one, t1 = _timed("--jobs 1 (cold)", suite=suite, jobs=1, cache=TaskCache(root / "c1"))
+        ideal = schedule_ratio(TaskCache(root / "c1"), suite)
+        two, t2 = _timed("--jobs 2 (cold)", suite=suite, jobs=2, cache=TaskCache(root / "c2"))
+        runs = {"--jobs 2": two}
+        td = None
+        if not args.skip_dask:
+            from distributed import Client, LocalCluster
+
+            t0 = time.perf_counter()
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                              dashboard_address=None) as cluster, Client(cluster) as client:
+                print(f"  (cluster start {time.perf_counter() - t0:.1f} s, not counted)")
+                runs["Dask"], td = _timed("Dask, 2 workers (cold)", suite=suite,
+                                          scheduler=client, cache=TaskCache(root / "c3"))
+        warm, tw = _timed("--jobs 1 (warm cache)", suite=suite, jobs=1,
+                          cache=TaskCache(root / "c1"))
+        runs["warm"] = warm
+        ref = _evidence(one)
+        for name, run in runs.items():
+            if _evidence(run) != ref:
+                raise SystemExit(f"{name}: evidence differs from --jobs 1")
+        print("  every run gives bitwise the --jobs 1 evidence")
+    print(f"two free cores would give {ideal:.2f}x (the tasks' own times, in run order)")
+    print(f"ratios: --jobs 2 {t1 / t2:.2f}x --jobs 1 (goal >= 1.7)"
+          + ("" if td is None else f"; Dask {t1 / td:.2f}x (goal >= 1.7)")
+          + f"; warm rerun {t1 / tw:.1f}x faster than cold (goal >= 20)")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
