@@ -1,0 +1,10 @@
+"""scott2024: Scott, Zakerinia & Lampert (2024), PeFLL: personalized federated learning by
+learning to learn (hypernetworks, convergence and PAC-Bayes generalization)."""
+
+from pflbounds.papers.scott2024.paper import P
+
+P.register(
+    "PeFLL: Personalized Federated Learning by Learning to Learn",
+    "J. Scott, H. Zakerinia, C. H. Lampert. ICLR 2024.",
+    digest="003_pefll_digest.md",
+)
