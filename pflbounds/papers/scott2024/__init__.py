@@ -8,3 +8,5 @@ P.register(
     "J. Scott, H. Zakerinia, C. H. Lampert. ICLR 2024.",
     digest="003_pefll_digest.md",
 )
+
+from pflbounds.papers.scott2024 import theory  # noqa: E402,F401  (registers)
