@@ -1,107 +1,13 @@
-"""Testbeds of philippenko2025 (digest §6.0): gradients, mixing, constants, noise."""
+"""philippenko2025's own testbed TB-Q (digest §6.0) on the shared quadratic family."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from pflbounds.algorithms.adaptive_afo import run_afo_adaptive
-from pflbounds.algorithms.similarity_weights import Criterion, true_gradient_rule
-from pflbounds.papers.philippenko2025.testbeds import (
-    ClientQuadratics,
-    CosineClusters,
-    SyntheticLSR,
-    random_spd,
-    tb_q,
-)
-
-
-def _fd(problem, X, h=1e-6):
-    """Central finite differences of sum_k R_k(theta_k)."""
-    g = np.zeros_like(X)
-    for idx in np.ndindex(X.shape):
-        e = np.zeros_like(X)
-        e[idx] = h
-        g[idx] = (problem.excess(X + e).sum() - problem.excess(X - e).sum()) / (2 * h)
-    return g
-
-
-def _problems():
-    rng = np.random.default_rng(0)
-    A = random_spd(4, 3, 0.5, 2.0, rng)
-    return [ClientQuadratics(A, rng.standard_normal((4, 3)), 0.3, scale=0.5),
-            ClientQuadratics(A, rng.standard_normal((4, 3)), 0.3, scale=1.0),
-            CosineClusters(rng.standard_normal((4, 3)), 2.0, 0.3),
-            SyntheticLSR(rng.standard_normal((4, 3)), batch=2)]
-
-
-@pytest.mark.parametrize("k", range(4))
-def test_exact_gradient_is_the_derivative_of_the_excess(k):
-    p = _problems()[k]
-    X = np.random.default_rng(1).standard_normal((1, 4, 3))
-    assert np.allclose(p.exact_grad(X), _fd(p, X), atol=1e-6)
-
-
-@pytest.mark.parametrize("k", range(4))
-def test_mixed_gradient_equals_the_explicit_sum(k):
-    p = _problems()[k]
-    rng = np.random.default_rng(2)
-    X = rng.standard_normal((2, 4, 3))
-    Lam = rng.uniform(0, 1, (4, 4))
-    noise = p.sample_noise(2, rng)
-    out = p.mixed_grad(X, Lam, noise)
-    for r in range(2):
-        for i in range(4):
-            want = 0
-            for j in range(4):
-                Xi = np.array(X[r:r + 1])
-                Xi[0, j] = X[r, i]  # client j's loss evaluated at theta_i
-                if isinstance(p, SyntheticLSR):
-                    Z = noise[r, j]
-                    g = 2 / p.batch * Z.T @ (Z @ (X[r, i] - p.optima[j]))
-                else:
-                    g = p.exact_grad(Xi)[0, j] + noise[r, j]
-                want = want + Lam[i, j] * g
-            assert np.allclose(out[r, i], want, atol=1e-12)
-
-
-def test_unbiased_gradient_and_lsr_noise_variance():
-    p = SyntheticLSR(np.array([[1.0, -1.0], [0.5, 2.0]]), batch=2)
-    X = np.zeros((200000, 2, 2))
-    G = p.grad(X, np.random.default_rng(3))
-    assert np.allclose(G.mean(0), p.exact_grad(X[0]), atol=0.03)
-    var = ((G - p.exact_grad(X[0])) ** 2).sum(-1).mean(0)
-    assert np.allclose(var, p.noise_variance(X[0]), rtol=0.03)
-
-
-def test_assumption3_holds_with_the_heterogeneity_constants():
-    rng = np.random.default_rng(4)
-    for scale in (0.5, 1.0):
-        A = random_spd(4, 3, 0.5, 3.0, rng)
-        m = rng.standard_normal((4, 3))
-        m[1] = m[0]  # a pair sharing its optimum gets the tight c
-        p = ClientQuadratics(A, m, 0.1, scale=scale)
-        b, c = p.heterogeneity()
-        theta = rng.standard_normal((500, 3)) * 5
-        X = np.broadcast_to(theta[:, None, None, :], (500, 4, 4, 3))
-        CG = p.exact_grad(X)  # [s, i, k] = grad R_k(theta_s)
-        gi = np.einsum("siid->sid", CG)
-        lhs = ((gi[:, :, None] - CG) ** 2).sum(-1)
-        rhs = b**2 + c * (gi**2).sum(-1)[:, :, None]
-        assert np.all(lhs <= rhs * (1 + 1e-9) + 1e-12)
-        assert b[0, 1] == 0 and c[0, 1] > 0
-    assert p.mu == pytest.approx(2 * 0.5) and p.beta == pytest.approx(2 * 3.0)
+from pflbounds.papers.philippenko2025.testbeds import tb_q
 
 
 def test_tb_q_constants():
     fam = tb_q(np.array([0, 1, 0, 1]), np.array([[0.0, 0], [3, 0]]), 2.0, 1.0)
     assert fam.mu == fam.L == 2.0 and np.allclose(fam.sigma2_agents, 1.0)
     assert np.allclose(fam.bias_matrix()[0, 1], 6.0)
-
-
-@pytest.mark.parametrize("k", range(4))
-def test_adaptive_all_for_one_runs_on_every_testbed(k):
-    p = _problems()[k]
-    rule = true_gradient_rule(p, Criterion.binary(0.5), 0.3)
-    tr = run_afo_adaptive(p, rule, 0.05, 20, np.zeros(3), 3, np.random.default_rng(5))
-    assert np.all(np.isfinite(tr.excess)) and tr.excess[:, -1].mean() < tr.excess[:, 0].mean()

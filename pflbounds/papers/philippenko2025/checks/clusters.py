@@ -25,7 +25,8 @@ from pflbounds.papers.philippenko2025.checks.common import (
     suf_variance,
 )
 from pflbounds.papers.philippenko2025.definitions import suf_limit_small_eps
-from pflbounds.papers.philippenko2025.testbeds import ClientQuadratics, random_spd, tb_q
+from pflbounds.papers.philippenko2025.testbeds import tb_q
+from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
 from pflbounds.reporting.figure_specs import figure, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate

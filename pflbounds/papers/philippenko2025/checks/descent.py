@@ -24,7 +24,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
     rng_of,
     two_clusters,
 )
-from pflbounds.papers.philippenko2025.testbeds import ClientQuadratics, random_spd
+from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
 from pflbounds.symbolic.units import DimensionError
 
 

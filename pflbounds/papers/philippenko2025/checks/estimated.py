@@ -20,8 +20,8 @@ from pflbounds.papers.philippenko2025.checks.common import (
     rng_of,
     two_clusters,
 )
-from pflbounds.papers.philippenko2025.testbeds import SyntheticLSR
 from pflbounds.problems.clusters import cluster_weights
+from pflbounds.problems.least_squares_stream import LeastSquaresStream
 
 
 def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -52,11 +52,11 @@ def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
             "local_plateau": np.asarray(local)}
 
 
-def _lsr(p: Mapping[str, Any]) -> tuple[SyntheticLSR, np.ndarray]:
+def _lsr(p: Mapping[str, Any]) -> tuple[LeastSquaresStream, np.ndarray]:
     rng = instance_rng(p)
     centres = rng.uniform(-5, 5, (2, p["d"]))
     labels = np.arange(p["N"]) % 2
-    return SyntheticLSR(centres[labels], batch=p["b"]), labels
+    return LeastSquaresStream(centres[labels], batch=p["b"]), labels
 
 
 def _rho(p: Mapping[str, Any], n: int) -> float:

@@ -17,7 +17,8 @@ from pflbounds.papers.philippenko2025.checks.common import (
     kappa,
     rng_of,
 )
-from pflbounds.papers.philippenko2025.testbeds import ClientQuadratics, CosineClusters, random_spd
+from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
+from pflbounds.problems.cosine_clusters import CosineClusters
 
 
 def _nc(p: Mapping[str, Any]) -> CosineClusters:
