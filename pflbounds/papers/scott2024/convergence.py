@@ -3,7 +3,7 @@ forms (digest §4.1).
 
 Theorem 3.1 bounds (1/T) sum_t E||grad F(eta_t)||^2 for the proof's algorithm (digest §3.4)
 with beta = 2 sqrt(c)/(k sqrt(T)). Its printed forms fix that beta, a number, so they hold
-only in units where beta's [x]^2/[f] is 1 (they are marked normalized); the explicit form is
+only in units where beta's [x]^2/[f] is 1 and fail the dimension check; the explicit form is
 the paper's own general-beta bound (113)-(114) and is unit-consistent.
 """
 
@@ -45,8 +45,8 @@ from pflbounds.papers.scott2024.symbols import (
 from pflbounds.symbolic.result import Kind
 
 _HYP = (A1.id, A2.id, A3.id, A4.id, IMPLICIT.id)
-_NORMALIZED = ("beta = 2 sqrt(c)/(k sqrt(T)) is a pure number: the form holds in units where "
-               "the step's [x]^2/[f] is 1")
+_NORMALIZED = (" beta = 2 sqrt(c)/(k sqrt(T)) is a pure number, so the form only holds in "
+               "units where the step's [x]^2/[f] is 1 and fails the dimension check.")
 _G2_Q = "(1/T) sum_{t=1}^T E||grad F(eta_t)||^2: average squared gradient norm of F"
 _G2_TYPST = "1/T sum_(t=1)^T EE norm(nabla F(eta_t))^2"
 
@@ -204,16 +204,16 @@ THEOREM3_1 = result(
     "<= (F(eta_0) - F_*)/sqrt(cT) + L (6 sigma_1^2 + 4 k gamma_G^2)/(k sqrt(cT)) + 224 c "
     "L1^2 b1^2 b2^2/T + 8 b1^2 sigma_2^2/b + 14 L1^2 b2^2 sigma_3^2/b.",
     [form("printed", _HEAD + L * (6 * sigma1_2 + 4 * k * gammaG2) / (k * sp.sqrt(c * T))
-          + _FLOOR_B, "Main text, (2).", normalized=_NORMALIZED),
+          + _FLOOR_B, "Main text, (2)." + _NORMALIZED),
      form("appendix", _HEAD + _FLOOR + 4 * L * (2 * sigma1_2 + k * gammaG2)
-          / (k * sp.sqrt(c * T)), "The appendix restatement (97)-(98): no /b, 4L(2, 1).",
-          normalized=_NORMALIZED),
+          / (k * sp.sqrt(c * T)),
+          "The appendix restatement (97)-(98): no /b, 4L(2, 1)." + _NORMALIZED),
      form("proof", _HEAD + _FLOOR + L * (6 * sigma1_2 + 4 * k * gammaG2) / (k * sp.sqrt(c * T)),
-          "The proof's last line (115)-(116): no /b, L(6, 4).", normalized=_NORMALIZED),
+          "The proof's last line (115)-(116): no /b, L(6, 4)." + _NORMALIZED),
      form("rederived", _HEAD + _FLOOR_B + (12 * L * sigma1_2 + 8 * L * k * gammaG2)
           / (k * sp.sqrt(c * T)),
           "(113)-(114) at beta = 2 sqrt(c)/(k sqrt(T)) with /b (digest §4.1.8 (iii)): the "
-          "main text's sigma_1/gamma_G term doubled.", normalized=_NORMALIZED),
+          "main text's sigma_1/gamma_G term doubled." + _NORMALIZED),
      form("explicit", general_beta_bound(),
           "The paper's general-beta bound (113)-(114) with A4's /b (erratum C2); valid under "
           "the step-size conditions of the corrected form."),
@@ -232,7 +232,7 @@ THEOREM3_1_STEP = result(
     "theorem3_1_step", "Theorem 3.1, step size", Kind.STEP_SIZE,
     "beta: the step size of Theorem 3.1", "x^2/f",
     "beta = 2 sqrt(c)/(k sqrt(T)) (end of the proof of Theorem 3.1).",
-    [form("printed", BETA_STAR, normalized=_NORMALIZED)],
+    [form("printed", BETA_STAR, _NORMALIZED.strip())],
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
 )
 
@@ -244,7 +244,7 @@ THEOREM3_1_T_MIN = result(
     "L1^2 b2^2)) at beta = 2 sqrt(c)/(k sqrt(T)): T >= max(12544 L^2 c, 3136 L1^4 b2^4 k^2 "
     "c^3/L^2) (digest §4.1.7, derived; (b) dominates (a), (c), (d)).",
     [form("corrected", sp.Max(12544 * L**2 * c, 3136 * L1**4 * b2**4 * k**2 * c**3 / L**2),
-          normalized=_NORMALIZED)],
+          _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["C7"],), quantity_typst="T_min",
 )
