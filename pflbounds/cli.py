@@ -18,6 +18,9 @@ import numpy as np
 EXIT_BAD_INPUT = 2
 EXIT_UNEXPECTED = 1
 MATRIX_INPUTS = ("b", "Lambda")
+VECTOR_INPUTS = ("sigma2",)
+"""Names that may hold one value per agent (a comma list or a .csv/.npy file), accepted by a
+result whose per-agent derivations read them (philippenko2025's sigma_k^2)."""
 
 
 class CliError(Exception):
@@ -111,6 +114,59 @@ def _read_csv(p: Path, what: str) -> np.ndarray:
     return np.array(rows, dtype=float)
 
 
+def load_vector(text: str, name: str) -> np.ndarray:
+    """One value per agent from a comma list (``1,2,0.5``), a ``.csv`` file (one row or one
+    column of numbers separated by commas) or a 1-D ``.npy`` file; entries must be finite and
+    > 0. Every problem is a :class:`CliError` naming the entry."""
+    if Path(text).suffix in (".npy", ".csv", ".txt") or Path(text).exists():
+        what = f"{name} file {text!r}"
+        p = Path(text)
+        if not p.is_file():
+            raise CliError(f"{what} does not exist" if not p.exists() else
+                           f"{what} is a directory; expected a .npy or .csv file")
+        if p.suffix == ".npy":
+            with p.open("rb") as fh:
+                if fh.read(6) != b"\x93NUMPY":
+                    raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+            try:
+                v = np.load(p, allow_pickle=False)
+            except (ValueError, OSError, EOFError) as e:
+                raise CliError(f"{what} could not be read: {e}") from None
+        else:
+            v = _read_csv(p, what)
+            v = v.ravel() if 1 in v.shape else v
+        if np.asarray(v).dtype.kind not in "fiub":
+            raise CliError(f"{what} holds {np.asarray(v).dtype} values; expected real numbers")
+    else:
+        what = f"{name}={text}"
+        try:
+            v = [float(c) for c in text.split(",")]
+        except ValueError:
+            raise CliError(f"{what}: expected numbers separated by commas (one per client)") \
+                from None
+    v = np.asarray(v, dtype=float)
+    if v.ndim != 1 or v.size == 0:
+        raise CliError(f"{what} has shape {v.shape}; expected one number per client")
+    bad = np.flatnonzero(~np.isfinite(v) | (v <= 0))
+    if bad.size:
+        k = int(bad[0])
+        raise CliError(f"{what}: entry {k} (client {k}) is {v[k]:g}; expected a finite "
+                       "number > 0 for every client")
+    return v
+
+
+def check_vector_inputs(values: dict[str, Any], results: Sequence[Any], what: str) -> None:
+    """A per-agent vector is refused where no per-agent derivation of ``results`` reads it
+    (there, the name is one number and a vector would be read as a sweep)."""
+    for n in VECTOR_INPUTS:
+        if np.ndim(values.get(n, 0.0)) == 0:
+            continue
+        if not any(dv.per_agent and n in dv.uses for r in results for dv in r.derivations):
+            raise CliError(f"{n}={','.join(f'{x:g}' for x in values[n])}: {what} reads {n} as "
+                           "one number, not one per client (a per-client vector is read by "
+                           "results that derive per-client values from it, with their matrix)")
+
+
 def matrix_inputs() -> tuple[str, ...]:
     """Names whose value may be a matrix file: ``b`` and ``Lambda``, and every matrix that a
     derivation of a loaded paper reads (a paper's own, e.g. philippenko2025's ``c``)."""
@@ -138,11 +194,20 @@ def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.n
     if len({m.shape for m in matrices.values()}) > 1:
         raise CliError("the matrices differ in size: " + ", ".join(
             f"{n} is {m.shape[0]} x {m.shape[1]}" for n, m in matrices.items()))
+    vectors = {n: load_vector(raw.pop(n), n) for n in VECTOR_INPUTS
+               if n in raw and ("," in raw[n] or Path(raw[n]).suffix in (".npy", ".csv", ".txt")
+                                or Path(raw[n]).exists())}
+    for n, v in vectors.items():
+        for m, mat in matrices.items():
+            if v.size != mat.shape[0]:
+                raise CliError(f"{n} has {v.size} values but {m} is {mat.shape[0]} x "
+                               f"{mat.shape[0]}: expected one value per client "
+                               f"({mat.shape[0]})")
     try:
         values = resolve_assignments(raw)
     except ParseError as e:
         raise CliError(str(e)) from None
-    return values, matrices
+    return {**values, **vectors}, matrices
 
 
 # ----------------------------------------------------------------------------- commands
@@ -307,6 +372,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     r = _result(args.result_id)
     form = _form_name(r, args.form, args.part)
     values, matrices = parse_inputs(args.inputs)
+    check_vector_inputs(values, [r], r.id)
     ev = evaluate(r, form, matrices=matrices, **values)
     if args.part is not None:  # the value of that part only
         ev.value = ev.value[args.part]
@@ -338,6 +404,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise CliError(f"{r.id} [{form}] has parts {', '.join(p for p in r.forms[form].exprs)}: "
                        "name the one to solve with --part")
     values, matrices = parse_inputs(args.inputs)
+    check_vector_inputs(values, [r], r.id)
     try:
         target = parse_value(args.target, values)
     except ParseError as e:
@@ -351,6 +418,8 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     from pflbounds.symbolic import catalog
 
     values, matrices = parse_inputs(args.inputs)
+    check_vector_inputs(values, catalog.results(args.paper) if args.paper in catalog.papers()
+                        else [], f"complexity --paper {args.paper}")
     try:
         table = catalog.complexity_table(args.paper, values, matrices,
                                          objective=args.objective, algorithm=args.algorithm)
