@@ -41,10 +41,14 @@ def variances(sigma2: Any, N: int) -> np.ndarray:
     if s.ndim == 0:
         s = np.full(N, float(s))
     if s.shape != (N,):
-        raise ValueError(f"sigma2 must be one number or {N} numbers (one per client), got "
-                         f"shape {s.shape}")
-    if np.any(s <= 0) or not np.all(np.isfinite(s)):
-        raise ValueError("every sigma_k^2 must be finite and > 0")
+        got = f"{s.size} values" if s.ndim == 1 else f"shape {s.shape}"
+        raise ValueError(f"sigma2 has {got}; expected one number or {N} numbers (one per "
+                         "client)")
+    bad = np.flatnonzero(~np.isfinite(s) | (s <= 0))
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"sigma2 of client {k} is {s[k]:g}; expected every sigma_k^2 finite "
+                         "and > 0")
     return s
 
 
