@@ -28,7 +28,7 @@ gradient of an n-component f_m is charged once to ``grad_*`` and n times to
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -105,10 +105,12 @@ def _w(mask: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------ LSGD-PFL
-def run_lsgd_pfl(problem: ClientBlockOracle, eta: float, tau: int, K: int, R: int,
-                 rng: np.random.Generator, *, sigma2: float = 0.0, B: int = 1,
+def run_lsgd_pfl(problem: ClientBlockOracle, eta: float | np.ndarray, tau: int, K: int,
+                 R: int, rng: np.random.Generator, *, sigma2: float = 0.0, B: int = 1,
                  mu: float = 0.0, beta_scale: str = "F", w0=None, beta0=None,
-                 record: Iterable[int] | None = None) -> Run:
+                 record: Iterable[int] | None = None,
+                 extra_metrics: Mapping[str, Callable[[dict], np.ndarray]] | None = None
+                 ) -> Run:
     """LSGD-PFL (hanzely2023 Algorithm 1): each client takes a stochastic gradient step on its
     copy w_m and on beta_m; every tau iterations (at k mod tau = 0) the server averages the
     w_m. Stochastic gradients are the exact local gradients plus Gaussian noise of total
@@ -117,8 +119,17 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float, tau: int, K: int, R: in
     Metrics: ``excess`` F(w^k, beta^k) - F^* at the virtual iterate w^k = mean_m w_m^k;
     ``excess_avg`` at Theorem 5's weighted average of the virtual iterates k = 0..K, weights
     (1 - eta mu)^(-k-1) (uniform when mu = 0); ``consensus`` V_k = mean_m ||w^k - w_m^k||^2.
+
+    ``eta``: a constant step, or the steps eta_0..eta_{K-1} (Theorem 4's decreasing rule;
+    then mu = 0, the weights of ``excess_avg`` being defined for a constant step only).
+    ``extra_metrics``: more metrics of the state (``W`` the local copies (R, M, d0) as left by
+    the last step, before the averaging of the next round; ``beta`` (R, M, d1)).
     """
-    if tau < 1 or eta <= 0 or B < 1 or sigma2 < 0:
+    etas = np.asarray(eta, dtype=float) if np.ndim(eta) else None
+    if etas is not None and (etas.shape != (K,) or mu != 0):
+        raise ValueError(f"a step sequence needs K = {K} steps and mu = 0, got "
+                         f"{np.shape(eta)} steps and mu = {mu}")
+    if tau < 1 or np.any(np.asarray(eta) <= 0) or B < 1 or sigma2 < 0:
         raise ValueError(f"need tau >= 1, eta > 0, B >= 1, sigma2 >= 0; got tau={tau}, "
                          f"eta={eta}, B={B}, sigma2={sigma2}")
     fb = _beta_factor(problem, beta_scale)
@@ -126,7 +137,7 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float, tau: int, K: int, R: in
     M, d0, d1 = problem.M, problem.d0, problem.d1
     sw = np.sqrt(sigma2 / (B * max(d0, 1)))
     sb = np.sqrt(sigma2 / (B * max(d1, 1)))
-    q = 1.0 - eta * mu
+    q = 1.0 - eta * mu if etas is None else 1.0
     state = {"W": np.repeat(w[:, None], M, axis=1), "beta": beta, "avg_w": w.copy(),
              "avg_beta": beta.copy()}
 
@@ -139,8 +150,9 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float, tau: int, K: int, R: in
         if sigma2 > 0:
             gw = gw + sw * rng.standard_normal(gw.shape)
             gb = gb + sb * rng.standard_normal(gb.shape)
-        W = W - eta * gw
-        beta = st["beta"] - eta * fb * gb
+        e = eta if etas is None else etas[k]
+        W = W - e * gw
+        beta = st["beta"] - e * fb * gb
         # running weighted average of the virtual iterates (k + 1 of them after this step):
         # weight of the newest = 1 / sum_{t<=k+1} q^(k+1-t)
         r = 1.0 / (k + 2) if q == 1.0 else (1 - q) / (1 - q ** (k + 2))
@@ -156,6 +168,7 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float, tau: int, K: int, R: in
         "excess_avg": lambda st: problem.excess(st["avg_w"], st["avg_beta"]),
         "consensus": lambda st: ((st["W"] - st["W"].mean(1, keepdims=True)) ** 2).sum(-1)
         .mean(-1),
+        **(extra_metrics or {}),
     }
     return iterate(state, step, K, metrics=metrics, record=record, counters=COUNTERS)
 

@@ -176,3 +176,25 @@ def test_bad_parameters(prob, bad, match):
     p = {**_acd_params(prob.constants), **bad}
     with pytest.raises(ValueError, match=match):
         run_acd_pfl(prob, **p, K=2, R=1, rng=np.random.default_rng(0))
+
+
+def test_lsgd_pfl_step_sequence_and_extra_metrics():
+    """A constant step given as a sequence runs bitwise as the scalar; a sequence of the wrong
+    length (or with mu > 0) is refused; extra metrics are recorded beside the built-in ones."""
+    from pflbounds.algorithms.block_pfl import run_lsgd_pfl
+    from pflbounds.problems.pfl_objectives import PFLObjective, QuadraticLosses, structure
+
+    q = QuadraticLosses.random(3, 2, 5, 0.5, 2.0, np.random.default_rng(1))
+    obj = PFLObjective(q, structure("mixture", 3, 2, lam=1.0))
+    extra = {"wnorm": lambda st: (st["W"] ** 2).sum((-1, -2))}
+    a = run_lsgd_pfl(obj, 0.1, 2, 20, 2, np.random.default_rng(0), sigma2=1.0,
+                     extra_metrics=extra)
+    b = run_lsgd_pfl(obj, np.full(20, 0.1), 2, 20, 2, np.random.default_rng(0), sigma2=1.0,
+                     extra_metrics=extra)
+    assert np.array_equal(a.metrics["excess"], b.metrics["excess"])
+    assert np.array_equal(a.metrics["wnorm"], b.metrics["wnorm"])
+    assert a.metrics["wnorm"].shape == a.metrics["excess"].shape
+    with pytest.raises(ValueError, match="K = 20 steps"):
+        run_lsgd_pfl(obj, np.full(19, 0.1), 2, 20, 1, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="mu = 0"):
+        run_lsgd_pfl(obj, np.full(20, 0.1), 2, 20, 1, np.random.default_rng(0), mu=0.1)

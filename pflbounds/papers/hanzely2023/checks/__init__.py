@@ -1,10 +1,17 @@
-"""hanzely2023 checks: predictions P1-P10 and P12 of the digest (§7) and the erratum checks
-(E_*)."""
+"""hanzely2023 checks: predictions P1-P12 of the digest (§7) and the erratum checks (E_*)."""
 
 from pflbounds.checking.registry import register
-from pflbounds.papers.hanzely2023.checks import acd, asvrcd, constants, lsgd, maps, table3
+from pflbounds.papers.hanzely2023.checks import (
+    acd,
+    asvrcd,
+    constants,
+    lsgd,
+    maps,
+    nonconvex,
+    table3,
+)
 
 ALL = [*constants.CHECKS, *table3.CHECKS, *acd.CHECKS, *lsgd.CHECKS, *asvrcd.CHECKS,
-       *maps.CHECKS]
+       *nonconvex.CHECKS, *maps.CHECKS]
 for _c in ALL:
     register(_c)
