@@ -63,7 +63,7 @@ def karula_state(theta0: np.ndarray, weighted_grad: WeightedGrad, sigma2: float,
     client queried once)."""
     theta = np.array(theta0, dtype=float)
     return {"theta": theta, "y": _oracle(weighted_grad, theta, sigma2, rng),
-            "z": theta.copy()}
+            "z": theta.copy(), "phi": theta.copy()}
 
 
 def karula_step(weighted_grad: WeightedGrad, project: Project, *, eta: float, s: int,
@@ -71,7 +71,8 @@ def karula_step(weighted_grad: WeightedGrad, project: Project, *, eta: float, s:
                 estimator: str = "vr"):
     """The step function of Algorithm 1 for :func:`pflbounds.algorithms.driver.iterate`.
 
-    The state holds ``theta`` (R, n, d), the table ``y`` and ``z`` = theta - eta nu of the
+    The state holds ``theta`` (R, n, d), the table ``y``, the points ``phi`` where the table
+    was evaluated (phi_i^{k+1} = theta_i^k for i in S_k) and ``z`` = theta - eta nu of the
     last step (the point that was projected).
     """
     if reading not in READINGS:
@@ -93,6 +94,8 @@ def karula_step(weighted_grad: WeightedGrad, project: Project, *, eta: float, s:
         z = theta - eta * nu
         new = dict(st)
         new["y"] = np.where(mask, G, y)
+        if "phi" in st:
+            new["phi"] = np.where(mask, theta, st["phi"])
         new["z"] = z
         new["theta"] = project(z)
         costs.add("rounds", 1.0)
