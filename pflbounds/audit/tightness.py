@@ -10,7 +10,9 @@ bound is.
 A paper declares its cases in an optional ``audit`` module (``TIGHTNESS``, a list of
 :class:`TightnessCase`); the methods modelled here are gradient descent with a constant step
 on L-smooth mu-strongly convex functions, measured by f(x_K) - f* under
-f(x_0) - f* <= Delta0.
+f(x_0) - f* <= Delta0 (by default), or under ||x_0 - x*||^2 <= R0 (``initial_condition``
+``"distance"``), and at the weighted average of x_0..x_K with weights (1 - eta mu)^(-k-1)
+(``measure`` ``"weighted_average"``, the output of local-SGD analyses).
 
 Accuracy. Solves use Clarabel through cvxpy. The solver's status word is not a reliable
 judge here (Clarabel reports ``optimal_inaccurate`` from K = 10 on while matching the known
@@ -48,6 +50,8 @@ MAX_GAP = 1e-3
 SOLVER = "CLARABEL"
 METHODS = ("gradient_descent",)
 FUNCTION_CLASSES = ("smooth_strongly_convex",)
+INITIAL_CONDITIONS = ("function_gap", "distance")
+MEASURES = ("last", "weighted_average")
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,11 @@ class TightnessCase:
     stated for (evaluated at each distinct (mu, L) of the points, with the fixed inputs).
     ``fixed``: inputs that make the result deterministic (e.g. sigma2 = 0, B = 0); a value 0
     is taken as a limit from above where the formula is not defined at 0 (sigma^2 log 1/sigma^2).
-    ``points``: (mu, L, eta) triples. ``initial``: the input bounding f(x_0) - f* (set to 1:
-    the bounds and the worst case are linear in it). ``horizon``: the iteration count.
+    ``points``: (mu, L, eta) triples. ``initial``: the input bounding f(x_0) - f* (or
+    ||x_0 - x*||^2 with ``initial_condition="distance"``; set to 1: the bounds and the worst
+    case are linear in it). ``horizon``: the iteration count. ``measure``: ``"last"``
+    (f(x_K) - f*) or ``"weighted_average"`` (f at the (1 - eta mu)^(-k-1)-weighted average of
+    x_0..x_K, minus f*).
     """
 
     result_id: str
@@ -73,6 +80,8 @@ class TightnessCase:
     initial: str = "Delta0"
     horizon: str = "K"
     title: str = ""
+    initial_condition: str = "function_gap"
+    measure: str = "last"
 
     def __post_init__(self) -> None:
         if self.method not in METHODS:
@@ -80,6 +89,11 @@ class TightnessCase:
         if self.function_class not in FUNCTION_CLASSES:
             raise ValueError(f"function class {self.function_class!r}: expected one of "
                              f"{FUNCTION_CLASSES}")
+        if self.initial_condition not in INITIAL_CONDITIONS:
+            raise ValueError(f"initial condition {self.initial_condition!r}: expected one of "
+                             f"{INITIAL_CONDITIONS}")
+        if self.measure not in MEASURES:
+            raise ValueError(f"measure {self.measure!r}: expected one of {MEASURES}")
         for p in self.points:
             if not {"mu", "L", "eta"} <= set(p) or not 0 < p["mu"] <= p["L"]:
                 raise ValueError(f"point {dict(p)}: expected 0 < mu <= L and a step eta")
@@ -109,6 +123,8 @@ class WorstCase:
     f_gap: list[float] = field(default_factory=list)
     grad_norm2: list[float] = field(default_factory=list)
     dist2: list[float] = field(default_factory=list)
+    initial_condition: str = "function_gap"
+    measure: str = "last"
 
     @property
     def accepted(self) -> bool:
@@ -116,10 +132,14 @@ class WorstCase:
                     and self.primal > 0)
 
 
-def gd_worst_case(mu_over_L: float, eta_L: float, K: int, solver: str = SOLVER) -> WorstCase:
+def gd_worst_case(mu_over_L: float, eta_L: float, K: int, solver: str = SOLVER,
+                  initial_condition: str = "function_gap", measure: str = "last") -> WorstCase:
     """Worst case of gradient descent x_{k+1} = x_k - eta grad f(x_k), K steps, over
-    L-smooth mu-strongly convex f with f(x_0) - f* <= 1, in units where L = 1 (the worst case
-    depends on mu/L, eta L and K only). Solved by PEPit with ``solver`` through cvxpy."""
+    L-smooth mu-strongly convex f with f(x_0) - f* <= 1 (or ||x_0 - x*||^2 <= 1), in units
+    where L = 1 (the worst case depends on mu/L, eta L and K only; with the distance
+    condition it is in units of L R0). ``measure``: f(x_K) - f*, or f - f* at the average of
+    x_0..x_K weighted by (1 - eta mu)^(-k-1). Solved by PEPit with ``solver`` through
+    cvxpy."""
     from PEPit import PEP
     from PEPit.functions import SmoothStronglyConvexFunction
 
@@ -129,11 +149,21 @@ def gd_worst_case(mu_over_L: float, eta_L: float, K: int, solver: str = SOLVER) 
     xs = f.stationary_point()
     fs = f(xs)
     x = problem.set_initial_point()
-    problem.set_initial_condition(f(x) - fs <= 1)
+    if initial_condition == "distance":
+        problem.set_initial_condition((x - xs) ** 2 <= 1)
+    else:
+        problem.set_initial_condition(f(x) - fs <= 1)
     points = [x]
     for _ in range(int(K)):
         x = x - float(eta_L) * f.gradient(x)
         points.append(x)
+    if measure == "weighted_average":
+        f(x)  # x_K enters the interpolation set, so that its values can be read after the solve
+        q = 1.0 - float(eta_L) * float(mu_over_L)
+        weights = [q ** (-k - 1) for k in range(len(points))]
+        x = points[0] * (weights[0] / sum(weights))
+        for wk, p in zip(weights[1:], points[1:], strict=True):
+            x = x + p * (wk / sum(weights))
     problem.set_performance_metric(f(x) - fs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # cvxpy's "solution may be inaccurate": judged below
@@ -152,11 +182,15 @@ def gd_worst_case(mu_over_L: float, eta_L: float, K: int, solver: str = SOLVER) 
         f_gap=[float((f(p) - fs).eval()) for p in points],
         grad_norm2=[float((f.gradient(p) ** 2).eval()) for p in points],
         dist2=[float(((p - xs) ** 2).eval()) for p in points],
+        initial_condition=initial_condition, measure=measure,
     )
 
 
-def _key(mu_over_L: float, eta_L: float, K: int, solver: str) -> str:
-    return f"{mu_over_L:.12g}|{eta_L:.12g}|{int(K)}|{solver}"
+def _key(mu_over_L: float, eta_L: float, K: int, solver: str, **variant: str) -> str:
+    """The cache key; a non-default initial condition or measure is appended."""
+    extra = "".join(f"|{k}={v}" for k, v in sorted(variant.items())
+                    if v not in ("function_gap", "last"))
+    return f"{mu_over_L:.12g}|{eta_L:.12g}|{int(K)}|{solver}{extra}"
 
 
 class Cache:
@@ -172,12 +206,16 @@ class Cache:
                 self.data = {}  # an unreadable cache is rebuilt, never trusted
 
     def get(self, mu_over_L: float, eta_L: float, K: int, solver: str,
-            solve: Callable[..., WorstCase] = gd_worst_case) -> tuple[WorstCase, bool]:
-        """The cached worst case, or a new solve (then saved); and whether it was cached."""
-        key = _key(mu_over_L, eta_L, K, solver)
+            solve: Callable[..., WorstCase] = gd_worst_case, **variant: str
+            ) -> tuple[WorstCase, bool]:
+        """The cached worst case, or a new solve (then saved); and whether it was cached.
+        ``variant``: ``initial_condition`` and ``measure``, passed to ``solve`` when not the
+        defaults."""
+        variant = {k: v for k, v in variant.items() if v not in ("function_gap", "last")}
+        key = _key(mu_over_L, eta_L, K, solver, **variant)
         if key in self.data:
             return WorstCase(**self.data[key]), True
-        wc = solve(mu_over_L, eta_L, K, solver)
+        wc = solve(mu_over_L, eta_L, K, solver, **variant)
         self.data[key] = asdict(wc)
         self._save()
         return wc, False
@@ -238,13 +276,14 @@ class TightnessRow:
     cached: bool
 
 
-def _verdict(bound: float, wc: WorstCase) -> str:
+def _verdict(bound: float, wc: WorstCase, scale: float = 1.0) -> str:
     if not wc.accepted:
         return "REFUSED"
-    slack = 1e-12 * max(abs(wc.dual), 1e-300)
-    if bound >= wc.dual - slack:
+    dual, primal = wc.dual * scale, wc.primal * scale
+    slack = 1e-12 * max(abs(dual), 1e-300)
+    if bound >= dual - slack:
         return "HOLDS"
-    if bound < wc.primal - slack:
+    if bound < primal - slack:
         return "VIOLATED"
     return "INCONCLUSIVE"
 
@@ -262,6 +301,10 @@ def case_points(case: TightnessCase, form: str) -> list[dict[str, float]]:
     return seen
 
 
+def _variant(case: TightnessCase) -> dict[str, str]:
+    return {"initial_condition": case.initial_condition, "measure": case.measure}
+
+
 def audit_case(case: TightnessCase, cache: Cache, horizons: Sequence[int] | None = None,
                solve: Callable[..., WorstCase] = gd_worst_case) -> list[TightnessRow]:
     """Every (form, point, K) of ``case`` against PEPit."""
@@ -276,14 +319,16 @@ def audit_case(case: TightnessCase, cache: Cache, horizons: Sequence[int] | None
                     eta = deterministic_value(rule, "printed", vals, case.fixed)
                 vals["eta"] = eta
                 bound = deterministic_value(case.result_id, form, vals, case.fixed)
-                wc, cached = cache.get(p["mu"] / p["L"], eta * p["L"], int(K), SOLVER, solve)
+                wc, cached = cache.get(p["mu"] / p["L"], eta * p["L"], int(K), SOLVER, solve,
+                                       **_variant(case))
                 ok = wc.accepted
+                s = p["L"] if case.initial_condition == "distance" else 1.0  # units of L R0
                 rows.append(TightnessRow(
                     form=form, mu=p["mu"], L=p["L"], eta=eta, K=int(K), bound=bound,
-                    worst=wc.dual if ok else None, primal=wc.primal if ok else None,
-                    ratio=bound / wc.dual if ok and wc.dual > 0 else None,
+                    worst=wc.dual * s if ok else None, primal=wc.primal * s if ok else None,
+                    ratio=bound / (wc.dual * s) if ok and wc.dual > 0 else None,
                     relative_gap=wc.relative_gap, psd_error=wc.psd_error, status=wc.status,
-                    verdict=_verdict(bound, wc), cached=cached))
+                    verdict=_verdict(bound, wc, s), cached=cached))
     return rows
 
 
@@ -311,6 +356,7 @@ class TightnessAudit:
             "elapsed": round(self.elapsed, 1),
             "cases": [{"result": c.result_id, "title": c.title, "method": c.method,
                        "function_class": c.function_class, "fixed": dict(c.fixed),
+                       "initial_condition": c.initial_condition, "measure": c.measure,
                        "rows": [asdict(r) for r in rows]} for c, rows in self.cases],
             "evidence": self.evidence,
         }
@@ -330,7 +376,8 @@ def audit_tightness(paper: str, cases: Sequence[TightnessCase], *,
         out.append((case, rows))
         for r in rows:
             if r.verdict == "VIOLATED":
-                wc, _ = cache.get(r.mu / r.L, r.eta * r.L, r.K, SOLVER, solve)
+                wc, _ = cache.get(r.mu / r.L, r.eta * r.L, r.K, SOLVER, solve,
+                                  **_variant(case))
                 evidence[f"{case.result_id} [{r.form}] mu={r.mu:g} L={r.L:g} eta={r.eta:g} "
                          f"K={r.K}"] = asdict(wc)
     return TightnessAudit(paper, out, evidence, time.perf_counter() - t0)
