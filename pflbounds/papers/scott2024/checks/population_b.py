@@ -225,8 +225,8 @@ CHECKS = [
         result_id="scott2024.theorem3_2", form="corrected",
         description="P8 small: 30 draws of n = 300 observed clients, delta = 0.3 in the bound "
                     "and as the allowed violation rate (0 of 30 gives a Clopper-Pearson upper "
-                    "limit of 0.14 at 99%, about 0.26 under a far stricter suite-level Holm level; 10 "
-                    "draws could not decide at 99%)."),
+                    "limit of 0.14 at 99%, about 0.26 under a far stricter suite-level "
+                    "Holm level; 10 draws could not decide at 99%)."),
     Check(
         "scott2024.P8_planted", "Planted claim: er <= emp (no complexity terms)",
         CheckKind.HOLDS_WITH_PROBABILITY, Verdict.VIOLATED, simulate_planted, grid=(_B,),
