@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import sys
 from collections.abc import Iterator
 
 from pflbounds.symbolic import loader
@@ -95,11 +96,31 @@ def replaced(result: Result) -> Iterator[Result]:
         _RESULTS[result.id] = original
 
 
+def _paper_rank() -> dict[str, int]:
+    """Position of each paper id in the loader's order (the order of a full load)."""
+    return {n.rsplit(".", 1)[-1]: i for i, n in enumerate(loader.paper_packages())}
+
+
+def _in_load_order(results: list[Result]) -> list[Result]:
+    """``results`` in the order a full load registers them, whatever was loaded first (``eval``
+    may have loaded one module of a paper): by paper in the loader's order, then, for a paper
+    that defers its results, in the order of its ``RESULT_MODULES``, else as registered."""
+    rank = _paper_rank()
+    index: dict[str, int] = {}
+    for name in loader.paper_packages():
+        mod = sys.modules.get(name)
+        for i, key in enumerate(getattr(mod, "RESULT_MODULES", {})):
+            index[f"{name.rsplit('.', 1)[-1]}.{key}"] = i
+    pos = {r.id: i for i, r in enumerate(results)}
+    return sorted(results, key=lambda r: (rank.get(r.paper, len(rank)),
+                                          index.get(r.id, len(index) + pos[r.id])))
+
+
 def results(paper: str | None = None) -> list[Result]:
     load_papers()
     if paper is not None and paper not in _PAPERS:
         raise KeyError(f"unknown paper {paper!r}; known: {', '.join(sorted(_PAPERS))}")
-    return [r for r in _RESULTS.values() if paper is None or r.paper == paper]
+    return _in_load_order([r for r in _RESULTS.values() if paper is None or r.paper == paper])
 
 
 def loaded_results() -> list[Result]:
@@ -109,12 +130,15 @@ def loaded_results() -> list[Result]:
 
 def assumptions(paper: str | None = None) -> list[Assumption]:
     load_papers()
-    return [a for a in _ASSUMPTIONS.values() if paper is None or a.id.startswith(paper + ".")]
+    rank = _paper_rank()
+    found = [a for a in _ASSUMPTIONS.values() if paper is None or a.id.startswith(paper + ".")]
+    return sorted(found, key=lambda a: rank.get(a.id.split(".", 1)[0], len(rank)))
 
 
 def papers() -> dict[str, dict[str, str]]:
     load_papers()
-    return dict(_PAPERS)
+    rank = _paper_rank()
+    return dict(sorted(_PAPERS.items(), key=lambda kv: rank.get(kv[0], len(rank))))
 
 
 _COMPLEXITY: dict[str, object] = {}

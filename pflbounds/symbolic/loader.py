@@ -6,6 +6,12 @@ in the environment variable ``PFLBOUNDS_PAPERS`` (comma-separated module names) 
 importing its ``checks`` submodule (when it has one) registers its checks. The catalog needs
 only the former (a fast start for ``eval`` and ``solve``), the registry both.
 
+A paper package may defer building its results: it then names, in ``MODULES``, the submodules
+that a full load imports (those that register its results, complexity table and methods), and
+in ``RESULT_MODULES`` ({result key: submodule}) the submodule that declares each result.
+``eval`` and ``solve`` then import only the submodule of their result (and what it imports),
+not the sympy expressions of every other result; every other command loads the whole paper.
+
 A paper that fails to import is an error that names the paper and the cause
 (:class:`PaperLoadError`), raised on every load, never a silent absence.
 """
@@ -16,6 +22,7 @@ import importlib
 import importlib.util
 import os
 import pkgutil
+import sys
 import traceback
 
 PAPERS_PACKAGE = "pflbounds.papers"
@@ -92,6 +99,14 @@ def _import(name: str) -> None:
     _LOADED.add(name)
 
 
+def _import_paper(name: str) -> None:
+    """Import the paper package ``name`` and, when it defers its results, every module its
+    ``MODULES`` names."""
+    _import(name)
+    for sub in getattr(sys.modules[name], "MODULES", ()):
+        _import(f"{name}.{sub}")
+
+
 def load_papers(*, checks: bool = False) -> list[str]:
     """Import every paper package (and, with ``checks``, its ``checks`` module), once.
 
@@ -99,7 +114,7 @@ def load_papers(*, checks: bool = False) -> list[str]:
     fails, every time it is called.
     """
     for name in paper_packages():
-        _import(name)
+        _import_paper(name)
         if checks:
             sub = name + ".checks"
             if sub in _LOADED:
@@ -119,16 +134,24 @@ def load_paper(paper_id: str, *, checks: bool = False) -> bool:
     A fast start for commands about one result (``eval``, ``solve``)."""
     names = [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]
     for name in names:
-        _import(name)
+        _import_paper(name)
         if checks and importlib.util.find_spec(name + ".checks") is not None:
             _import(name + ".checks")
     return bool(names)
 
 
 def load_for_result(result_id: str) -> None:
-    """Load the paper a result id names, or every paper when it names none (so that an
-    unknown id can be answered with suggestions)."""
-    if not load_paper(result_id.split(".", 1)[0]):
+    """Load what a result id needs: the module that declares it when its paper defers its
+    results (``RESULT_MODULES``), else its whole paper, or every paper when the id names none
+    (so that an unknown id can be answered with suggestions)."""
+    paper_id, _, key = result_id.partition(".")
+    for name in [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]:
+        _import(name)
+        sub = getattr(sys.modules[name], "RESULT_MODULES", {}).get(key)
+        if sub is not None:
+            _import(f"{name}.{sub}")
+            return
+    if not load_paper(paper_id):
         load_papers()
 
 

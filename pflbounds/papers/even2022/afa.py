@@ -29,8 +29,9 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Otilde
 from pflbounds.symbolic.result import Kind
+from pflbounds.symbolic.unevaluated import Gt, Le, Max, Min
 
-A7_GT_1 = cond(sp.Gt(A7, 1), "the logarithm in Eq. (7) is positive")
+A7_GT_1 = cond(Gt(A7, 1), "the logarithm in Eq. (7) is positive")
 AFA_WEIGHTS = (inputs.SUMLAM2, inputs.BIASSUM, inputs.RHO_W, inputs.N_FROM_LAMBDA)
 
 LEMMA5 = result(
@@ -49,8 +50,8 @@ EQ7 = result(
     "eta = min{1/(2L), ln(2 mu^2 K (f^Lambda(y^0) - f^Lambda(y^Lambda))/(sigma^2 L (1/N) "
     "sum_ij lambda_ij^2))/(mu K)}.",
     [
-        form("printed", sp.Min(1 / (2 * L), sp.log(A7) / (mu * K)), conditions=(A7_GT_1,)),
-        form("corrected", sp.Min(1 / (2 * L * rho_W), sp.log(A7) / (mu * K)),
+        form("printed", Min(1 / (2 * L), sp.log(A7) / (mu * K)), conditions=(A7_GT_1,)),
+        form("corrected", Min(1 / (2 * L * rho_W), sp.log(A7) / (mu * K)),
              "Stable only when eta L rho(W) <= 1/2: the 1/(2L) cap becomes 1/(2 L rho(W)) "
              "(erratum on the spectral radius of W).", conditions=(A7_GT_1,)),
     ],
@@ -77,8 +78,8 @@ THEOREM3 = result(
              + BiasSum / (2 * mu * N),
              "Safe form for a fixed step (digest §4.9): Lemma 6's eta L sigma^2/mu mapped to "
              "f^Lambda; requires rho(W) <= 1 (e.g. doubly-stochastic Lambda) and eta <= 1/(2L).",
-             conditions=(cond(sp.Le(eta, 1 / (2 * L * rho_W)), "eta <= 1/(2 L rho(W))"),
-                         cond(sp.Le(rho_W, 1), "rho(W) <= 1 (doubly-stochastic Lambda)"))),
+             conditions=(cond(Le(eta, 1 / (2 * L * rho_W)), "eta <= 1/(2 L rho(W))"),
+                         cond(Le(rho_W, 1), "rho(W) <= 1 (doubly-stochastic Lambda)"))),
     ],
     hypotheses=("even2022.A1", "even2022.A2", "even2022.A3"), source="Section 5, App. D",
     errata=(ERRATA["erratum13"], ERRATA["erratum14"], ERRATA["erratum11"]),
@@ -93,15 +94,15 @@ COROLLARY1 = result(
     "within K_eps <= 2 max(kappa sigma^2/(eps mu) (1/N) sum_i 1/N_i^eps(b^2/mu), kappa) "
     "ln(F^0/eps) oracle calls.",
     [
-        form("printed", 2 * sp.Max(kappa * sigma2 / (eps * mu) * invN_mean, kappa)
+        form("printed", 2 * Max(kappa * sigma2 / (eps * mu) * invN_mean, kappa)
              * sp.log(F0 / eps), "As stated (no expectation; last vs averaged iterate "
-             "unspecified).", conditions=(cond(sp.Gt(F0, eps), "F^0 > eps"),)),
-        form("corrected", sp.ceiling(sp.Max(2 * kappa, 4 * kappa * sigma2 * invN_mean / (mu * eps))
+             "unspecified).", conditions=(cond(Gt(F0, eps), "F^0 > eps"),)),
+        form("corrected", sp.ceiling(Max(2 * kappa, 4 * kappa * sigma2 * invN_mean / (mu * eps))
                                      * sp.log(4 * F0 / eps)),
              "Derived (digest §4.10): last iterate, in expectation, eta = min(1/(2L), "
              "eps mu N/(4 L sigma^2 sum lambda^2)); requires rho(W) <= 1.",
-             conditions=(cond(sp.Gt(4 * F0, eps), "F^0 > eps/4"),
-                         cond(sp.Le(rho_W, 1), "rho(W) <= 1 (doubly-stochastic Lambda)"))),
+             conditions=(cond(Gt(4 * F0, eps), "F^0 > eps/4"),
+                         cond(Le(rho_W, 1), "rho(W) <= 1 (doubly-stochastic Lambda)"))),
     ],
     relation="=", hypotheses=("even2022.A1", "even2022.A2", "even2022.A3"),
     source="Section 5", errata=(ERRATA["erratum16"], ERRATA["erratum13"]),
@@ -119,7 +120,7 @@ LEMMA6 = result(
     [form("printed", sp.exp(-eta * mu * T) * Delta0 + eta * L * sigma2 / mu,
           "Last iterate. The proof is invalid for singular A (erratum); the statement holds for "
           "A = I.")],
-    conditions=(cond(sp.Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),),
+    conditions=(cond(Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),),
     source="App. F", errata=(ERRATA["erratum14"],), quantity_typst="EE[f(x^T) - f(x^*)]",
 )
 
@@ -137,7 +138,7 @@ LEMMA6_TUNED = result(
              "Adds the L sigma^2/(mu^2 T) term that the exponential contributes in the "
              "logarithmic branch (digest §4.14)."),
     ],
-    conditions=(cond(sp.Gt(_ARG, 1), "f_0 mu^2 T/(L sigma^2) > 1"),), source="App. F",
+    conditions=(cond(Gt(_ARG, 1), "f_0 mu^2 T/(L sigma^2) > 1"),), source="App. F",
     errata=(ERRATA["erratum15"],), quantity_typst="EE[f(x^T) - f(x^*)]",
 )
 
@@ -148,13 +149,13 @@ LEMMA6_EPS = result(
     "mu)), f((1/T_eps) sum_{t<T_eps} x^t) - f^* <= eps, with T_eps <= max(2 L sigma^2/(eps "
     "mu^2), 2L/mu) ln(f_0/eps).",
     [
-        form("printed", sp.Max(2 * L * sigma2 / (eps * mu**2), 2 * L / mu) * sp.log(Delta0 / eps),
+        form("printed", Max(2 * L * sigma2 / (eps * mu**2), 2 * L / mu) * sp.log(Delta0 / eps),
              "Claimed for the averaged iterate, without expectation."),
-        form("corrected", sp.ceiling(sp.Max(3 * L * sigma2 / (eps * mu**2), 2 * L / mu)
+        form("corrected", sp.ceiling(Max(3 * L * sigma2 / (eps * mu**2), 2 * L / mu)
                                      * sp.log(3 * Delta0 / (2 * eps))),
              "For E of the last iterate with eta = min(mu eps/(3 L sigma^2), 1/(2L)): the "
              "exponential term gives 2 eps/3 and the variance eps/3."),
     ],
-    conditions=(cond(sp.Gt(Delta0, eps), "f_0 > eps"),), relation="=", source="App. F",
+    conditions=(cond(Gt(Delta0, eps), "f_0 > eps"),), relation="=", source="App. F",
     errata=(ERRATA["erratum15"],), quantity_typst="T_epsilon",
 )

@@ -27,8 +27,9 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Otilde
 from pflbounds.symbolic.result import Kind
+from pflbounds.symbolic.unevaluated import Gt, Le, Max, Min
 
-A_GT_1 = cond(sp.Gt(A6, 1), "A_i > 1, otherwise Eq. (6) gives eta <= 0")
+A_GT_1 = cond(Gt(A6, 1), "A_i > 1, otherwise Eq. (6) gives eta <= 0")
 AFO_WEIGHTS = (inputs.V_FROM_LAMBDA, inputs.B_FROM_MATRICES)
 
 LEMMA3 = result(
@@ -40,7 +41,7 @@ LEMMA3 = result(
     [form("printed", (1 - eta * mu) * E_k + eta / 2 * gradgap2 + eta**2 * sigma_g2 * L / 2,
           "Constants explicit. The proof's last step should read -(eta/2)||grad F||^2 <= "
           "-eta mu (F - F^*) (digest §8 #8).")],
-    conditions=(cond(sp.Le(eta, 1 / L), "eta <= 1/L"),),
+    conditions=(cond(Le(eta, 1 / L), "eta <= 1/L"),),
     source="App. C", quantity_typst="EE[F(y^(k+1)) - F(y^*)]",
 )
 
@@ -55,7 +56,7 @@ LEMMA4 = result(
 EQ6 = result(
     "eq6", "AFO step size, Eq. (6)", Kind.STEP_SIZE, "eta_i", "x^2/f",
     "eta_i = min{1/(2L), ln(2 mu^2 K (f_i(x_i^0) - f_i^*)/(sigma^2 L sum_j lambda_ij^2))/(mu K)}.",
-    [form("printed", sp.Min(1 / (2 * L), sp.log(A6) / (mu * K)),
+    [form("printed", Min(1 / (2 * L), sp.log(A6) / (mu * K)),
           "Needs K, Delta0_i, sigma^2, mu and L in advance.")],
     conditions=(A_GT_1,), relation="=", equations=("6",), source="Section 4",
     derivations=AFO_WEIGHTS, quantity_typst="eta_i",
@@ -76,7 +77,7 @@ THEOREM2 = result(
              + B / (2 * mu),
              "The proof's bound before the step size is chosen (App. C), for any fixed "
              "0 < eta <= 1/L.",
-             conditions=(cond(sp.Le(eta, 1 / L), "eta <= 1/L"),)),
+             conditions=(cond(Le(eta, 1 / L), "eta <= 1/L"),)),
         form("proof", Delta0 * sp.exp(-K / kappa) + sigma2 * L / (mu**2 * K) * sp.log(A6) * V
              + B / (2 * mu),
              "The proof's display after plugging Eq. (6), as printed (App. C).",
@@ -100,11 +101,11 @@ THEOREM2_PART2 = result(
         form("printed", Otilde(kappa * sigma2 / (mu * eps) / Neps),
              "N_i^eps(2b^2/mu) = #{j : 2 b_ij^2/mu <= eps}; an additive kappa ln(Delta0/eps) "
              "term is hidden."),
-        form("explicit", sp.ceiling(sp.Max(2 * kappa, 2 * kappa * sigma2 / (mu * eps * Neps))
+        form("explicit", sp.ceiling(Max(2 * kappa, 2 * kappa * sigma2 / (mu * eps * Neps))
                                     * sp.log(4 * Delta0 / eps)),
              "Derived (digest §4.6): uniform weights over N_i = #{j : b_ij^2 <= mu eps/2}, "
              "eta = min(1/(2L), mu eps N_i/(2 L sigma^2)); the explicit bound is then <= 3 eps/4.",
-             conditions=(cond(sp.Gt(4 * Delta0, eps), "Delta0 > eps/4 (else K = 0 suffices)"),)),
+             conditions=(cond(Gt(4 * Delta0, eps), "Delta0 > eps/4 (else K = 0 suffices)"),)),
     ],
     relation="=", hypotheses=("even2022.A1", "even2022.A2", "even2022.A3"),
     source="Section 4",

@@ -32,6 +32,7 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Otilde
 from pflbounds.symbolic.result import Derivation, Kind
+from pflbounds.symbolic.unevaluated import Ge, Le
 
 
 def d_bsum(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
@@ -58,7 +59,7 @@ BASELINE_LOCAL = result(
              "paper names the baseline in Section 5 and Appendix A without a formula."),
         form("explicit", F0 * sp.exp(-eta * mu * K) + eta * L * sigma2 / mu,
              "Theorem 3's safe fixed-step form with Lambda = I (rho(W) = 1), i.e. Lemma 6 for "
-             "each agent.", conditions=(cond(sp.Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),)),
+             "each agent.", conditions=(cond(Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),)),
     ],
     hypotheses=("even2022.A1", "even2022.A2"), source="Section 5, App. A",
     quantity_typst="EE[F^K]",
@@ -93,7 +94,7 @@ BASELINE_PERSONALISED = result(
         form("corrected", alpha * b2sum / (2 * mu * N * (N - 1)),
              "Theorem 3's bias (1/N) sum_ij lambda_ij b_ij^2/(2 mu) with these weights."),
     ],
-    conditions=(cond(sp.Ge(N, 2), "N >= 2"),),
+    conditions=(cond(Ge(N, 2), "N >= 2"),),
     hypotheses=("even2022.A2", "even2022.A3"), source="Section 5",
     errata=(ERRATA["erratum24"],), derivations=B_SUMS,
     quantity_typst="f^Lambda (y^Lambda) - overline(f)(x^*)",

@@ -30,6 +30,7 @@ from pflbounds.papers.even2022.symbols import (
     u,
 )
 from pflbounds.symbolic.result import Kind
+from pflbounds.symbolic.unevaluated import Ge
 
 HSU_KAKADE_ZHANG = result(
     "hkz_tail", "Appendix E (Hsu-Kakade-Zhang tail)", Kind.UPPER_BOUND,
@@ -60,7 +61,7 @@ HKZ_NORM_TAIL = result(
           "Follows from the corrected Hsu-Kakade-Zhang threshold at t = u/(2 nu^2): "
           "Tr(Sigma) + 2 sqrt(Tr(Sigma^2) t) + u <= u + sqrt(2) u + u < 4u when "
           "u >= Tr(Sigma) = nu^2 d_eff.")],
-    conditions=(cond(sp.Ge(u, nu2 * d_eff), "u >= max(nu^2 d_eff, ||Sigma||_2^2/nu^2) "
+    conditions=(cond(Ge(u, nu2 * d_eff), "u >= max(nu^2 d_eff, ||Sigma||_2^2/nu^2) "
                      "= nu^2 d_eff"),),
     hypotheses=("even2022.A4",), source="App. E (second display)",
     quantity_typst="PP(norm(xi)^2 >= 4 u)",

@@ -29,9 +29,10 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Omegatilde, Otilde
 from pflbounds.symbolic.result import Kind
+from pflbounds.symbolic.unevaluated import Ge, Max
 
-U_COND = cond(sp.Ge(u, 4 * nu2 * d_eff / S), "u >= 4 nu^2 d_eff/S")
-_TAIL = sp.exp(-S * sp.Max(2 * u, Delta2 - 2 * u) / (8 * nu2))
+U_COND = cond(Ge(u, 4 * nu2 * d_eff / S), "u >= 4 nu^2 d_eff/S")
+_TAIL = sp.exp(-S * Max(2 * u, Delta2 - 2 * u) / (8 * nu2))
 
 THEOREM4 = result(
     "theorem4", "Theorem 4", Kind.UPPER_BOUND,
@@ -44,7 +45,7 @@ THEOREM4 = result(
         form("printed", F0 * sp.exp(-kappa / (2 * K))
              + Otilde(kappa * sigma2 / (K * mu) * (1 / C + C * sp.exp(-S * u / (8 * nu2))))
              + (2 * D_star**2 * b_max
-                * sp.exp(-S * sp.Max(Delta2 - 2 * u, 2 * u**2) / (8 * nu2))
+                * sp.exp(-S * Max(Delta2 - 2 * u, 2 * u**2) / (8 * nu2))
                 + 4 * u**2 * ind_ge(2 * u, sp.sqrt(Delta2))) / mu,
              "Verbatim, typos included (it fails the dimension check)."),
         form("corrected", F0 * sp.exp(-K / (2 * kappa))
@@ -97,7 +98,7 @@ COROLLARY2 = result(
         }, note="As stated (proof: u = Delta/4, read Delta^2/4). The condition on C fails the "
                 "dimension check."),
         form("corrected", parts={
-            "S": sp.Max(16 * nu2 * d_eff / Delta2,
+            "S": Max(16 * nu2 * d_eff / Delta2,
                         16 * nu2 / Delta2 * sp.log(N * b_max**2 / (mu * eps)),
                         32 * nu2 / Delta2 * sp.log(2 * C**2)),
             "KC": Omegatilde(kappa * sigma2 / (eps * mu)),

@@ -23,6 +23,7 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Omega
 from pflbounds.symbolic.result import Kind
+from pflbounds.symbolic.unevaluated import Ge, Le, Lt
 
 LEMMA1 = result(
     "lemma1", "Lemma 1", Kind.IDENTITY,
@@ -71,7 +72,7 @@ THEOREM1 = result(
     [
         form("printed", Omega(r**2 * sigma2 / (eps * Neps)),
              "As printed; N_i^eps counts the agents with b_ij^2 <= 4 mu eps.",
-             conditions=(cond(sp.Lt(eps, sp.Rational(1, 16)), "eps in (0, 1/16)"),),
+             conditions=(cond(Lt(eps, sp.Rational(1, 16)), "eps in (0, 1/16)"),),
              normalized="the theorem fixes mu = L = 1/r^2 and states eps < 1/16 in those "
                         "units"),
         form("explicit", ((d / 3) * sp.log(2 / sp.sqrt(sp.E)) - sp.log(2))
@@ -79,8 +80,8 @@ THEOREM1 = result(
              "Explicit constants on the self-consistent hard instance A of the digest (§5.3): "
              "Fano with target eps = delta^2/(36 d) <= psi/9 and KL <= 8.79 delta^2; "
              "N_eff = #{j : b_1j^2 < 36 eps}.",
-             conditions=(cond(sp.Ge(d, 11), "the Fano numerator is positive"),
-                         cond(sp.Le(eps * d, sp.Rational(1, 576)), "delta <= 1/4")),
+             conditions=(cond(Ge(d, 11), "the Fano numerator is positive"),
+                         cond(Le(eps * d, sp.Rational(1, 576)), "delta <= 1/4")),
              normalized="instance A has mu = L = 1 and samples in the unit ball, so eps is "
                         "measured in units of mu * 1^2"),
         form("corrected", Omega(sigma2 / (mu * eps * Neps)),
