@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pflbounds.problems.least_squares_stream import LeastSquaresStream
 from pflbounds.problems.quadratic import QuadraticFamily
 
 
@@ -27,3 +28,13 @@ def tb_q(labels: np.ndarray, centres: np.ndarray, a: float, sigma2: float | np.n
     s2 = np.broadcast_to(np.asarray(sigma2, dtype=np.float64), labels.shape)
     s = np.repeat(s2[:, None] / d, d, axis=1)
     return QuadraticFamily(h=np.full(d, float(a)), m=centres[labels], s=s)
+
+
+def appendix_a_stream(d: int, rng: np.random.Generator, N: int = 20, batch: int = 2
+                      ) -> tuple[LeastSquaresStream, np.ndarray]:
+    """TB-LSR, the synthetic least squares of Appendix A (digest §5.2 recipe): two cluster
+    optima theta^{*,0}, theta^{*,1} ~ U(-5, 5)^d (the authors' code; the paper does not say),
+    client i in cluster i mod 2, batch b = 2. Returns the stream and the labels."""
+    centres = rng.uniform(-5, 5, (2, d))
+    labels = np.arange(N) % 2
+    return LeastSquaresStream(centres[labels], batch=batch), labels

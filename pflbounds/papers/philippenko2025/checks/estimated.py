@@ -20,6 +20,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
     rng_of,
     two_clusters,
 )
+from pflbounds.papers.philippenko2025.testbeds import appendix_a_stream
 from pflbounds.problems.clusters import cluster_weights
 from pflbounds.problems.least_squares_stream import LeastSquaresStream
 
@@ -52,14 +53,12 @@ def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
             "local_plateau": np.asarray(local)}
 
 
-def _lsr(p: Mapping[str, Any]) -> tuple[LeastSquaresStream, np.ndarray]:
-    rng = instance_rng(p)
-    centres = rng.uniform(-5, 5, (2, p["d"]))
-    labels = np.arange(p["N"]) % 2
-    return LeastSquaresStream(centres[labels], batch=p["b"]), labels
+def lsr(p: Mapping[str, Any]) -> tuple[LeastSquaresStream, np.ndarray]:
+    """Appendix A's stream of the grid point (its ``instance`` seed, ``d``, ``N``, ``b``)."""
+    return appendix_a_stream(p["d"], instance_rng(p), p["N"], p["b"])
 
 
-def _rho(p: Mapping[str, Any], n: int) -> float:
+def lsr_rho(p: Mapping[str, Any], n: int) -> float:
     """Exact mean-square contraction (1 - 2 gamma)^2 + 4 gamma^2 (d + 1)/(b n) of uniform
     weights over n same-optimum clients (digest P19)."""
     g = p["gamma"]
@@ -69,29 +68,29 @@ def _rho(p: Mapping[str, Any], n: int) -> float:
 def simulate_p19(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P19: TB-LSR with fixed weights (Local: n = 1, oracle: n = N/2): E[R_i(theta_t)] /
     (rho^t R_i(theta_0)) = 1 at every t (Monte Carlo equivalence test)."""
-    prob, labels = _lsr(p)
+    prob, labels = lsr(p)
     n = 1 if p["method"] == "local" else p["N"] // 2
     Lam = np.eye(p["N"]) if n == 1 else cluster_weights(labels)
     ks = np.arange(0, p["T"] + 1)
     tr = run_afo(prob, Lam, p["gamma"], p["T"], np.zeros(p["d"]), R, rng_of(seed), record=ks)
     e0 = float(tr.excess[0, 0, 0])
-    ratio = tr.excess[:, 1:, 0] / (_rho(p, n) ** ks[1:] * e0)
+    ratio = tr.excess[:, 1:, 0] / (lsr_rho(p, n) ** ks[1:] * e0)
     return {"samples": ratio, "target": np.ones(p["T"]), "ks": ks[1:].astype(float),
-            "rho": np.asarray(_rho(p, n))}
+            "rho": np.asarray(lsr_rho(p, n))}
 
 
 def simulate_p19_adaptive(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P19: the paper's practical setting (estimated weights, b_alpha = 1, weights recomputed
     every step) on TB-LSR against the exact oracle curve rho_oracle^t eps0 (``side="lower"``)
     or the exact Local curve rho_local^t eps0 (``side="upper"``)."""
-    prob, labels = _lsr(p)
+    prob, labels = lsr(p)
     ks = np.arange(p["k0"], p["T"] + 1, p["every"])
     tr = run_afo_adaptive(prob, estimated_rule(prob, criterion(p), p["b_alpha"]), p["gamma"],
                           p["T"], np.zeros(p["d"]), R, rng_of(seed), record=[0, *ks],
                           track_sets=False)
     e0 = float(tr.excess[0, 0, 0])
     n = 1 if p["side"] == "upper" else p["N"] // 2
-    return {"samples": tr.excess[:, 1:, 0], "bound": _rho(p, n) ** ks * e0,
+    return {"samples": tr.excess[:, 1:, 0], "bound": lsr_rho(p, n) ** ks * e0,
             "ks": ks.astype(float), "collaborators": tr.n_collaborators[:, 1:, 0].mean(0)}
 
 
