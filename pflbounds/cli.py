@@ -903,7 +903,9 @@ FORMS_HELP = (
 )
 INPUTS_HELP = (
     "inputs as name=value: a number or an expression over other inputs (eta=1/(2*L)); "
-    "b=FILE and Lambda=FILE read an N x N matrix (.npy, or .csv with commas and no header)"
+    "b=FILE and Lambda=FILE read an N x N matrix (.npy, or .csv with commas and no header); "
+    "sigma2 may be one value per client (sigma2=0.5,1,2 or a .csv/.npy file) where a result "
+    "reads it per client"
 )
 JSON_HELP = "print one JSON document on stdout"
 
