@@ -121,8 +121,20 @@ def simulate_lemma_c4_proof(p: Mapping[str, Any], R: int, seed: np.random.SeedSe
 
 
 _C4_GRID = tuple({"b2sq": 9.0, "beta": 0.002, "k": k, "lam": 0.5, "z": 5.0} for k in (2, 4, 8))
-_ERR: dict[str, Any] = dict(engine="exact", rel_tol=1e-9, result_id="scott2024.theorem3_1",
-                            xlabel="T (rounds)", ylabel="(1/T) sum_t E||grad F(eta_t)||^2")
+
+
+def _theorem_check(key: str, which: str, b2sq: float, T: int, printed: str, corrected: str,
+                   description: str) -> Check:
+    """An erratum check of one Theorem 3.1 form (``printed`` side) against another
+    (``corrected`` side) on the population-D run at (b2sq, T)."""
+    return Check(
+        f"scott2024.{key}", f"Theorem 3.1, {which}, on population D", CheckKind.ERRATUM,
+        Verdict.CONFIRMED, simulate_theorem,
+        grid=({"b2sq": b2sq, "T": T, "printed": printed, "corrected": corrected},),
+        engine="exact", rel_tol=1e-9, result_id="scott2024.theorem3_1", form=printed,
+        xlabel="T (rounds)", ylabel="(1/T) sum_t E||grad F(eta_t)||^2",
+        description=description)
+
 
 CHECKS = [
     Check(
@@ -133,36 +145,25 @@ CHECKS = [
         description="One round from the optimum, beta = 0.01, sigma_1 = 1, b2^2 = 9: "
                     "E||eta_1 - eta_0||^2 = 9 beta^2 against the printed 4 beta^2 + 1944 "
                     "beta^4 (violated, ratio 2.15); with b2^2 on the sigma_1^2 term it holds."),
-    Check(
-        "scott2024.E_C4_theorem3_1_main", "Theorem 3.1, main text (2), on population D",
-        CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_theorem,
-        grid=({"b2sq": 9.0, "T": 2_000_000, "printed": "printed", "corrected": "explicit"},),
-        form="printed", **_ERR,
-        description="b2^2 = 9, T = 2e6 (T >= T_min = 1016064: the hidden step conditions "
-                    "hold), beta = 2/sqrt(T): the exact average 0.0576 exceeds (2)'s 0.0392 "
-                    "(ratio 1.47); the paper's own (113)-(114) (0.0774) holds."),
-    Check(
-        "scott2024.E_C4_theorem3_1_appendix", "Theorem 3.1, appendix (97)-(98), population D",
-        CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_theorem,
-        grid=({"b2sq": 9.0, "T": 2_000_000, "printed": "appendix", "corrected": "explicit"},),
-        form="appendix", **_ERR,
-        description="Same run: (97)-(98) gives 0.0519 (ratio 1.11, violated); (113)-(114) "
-                    "holds."),
-    Check(
-        "scott2024.E_C4_theorem3_1_proof", "Theorem 3.1, proof's last line (115)-(116), "
-        "population D", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_theorem,
-        grid=({"b2sq": 9.0, "T": 2_000_000, "printed": "proof", "corrected": "explicit"},),
-        form="proof", **_ERR,
-        description="Same run: (115)-(116) equals (2) here (sigma_2 = sigma_3 = 0): ratio "
-                    "1.47, violated; (113)-(114) holds."),
-    Check(
-        "scott2024.E_C5_theorem3_1", "Theorem 3.1 general-beta (113)-(114) without b2^2 "
-        "(population D)", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_theorem,
-        grid=({"b2sq": 16.0, "T": 4_000_000, "printed": "explicit", "corrected": "corrected"},),
-        form="explicit", **_ERR,
-        description="b2^2 = 16, T = 4e6 (>= T_min = 3211264), beta = 1e-3: the exact average "
-                    "0.129 exceeds (113)-(114)'s 0.0969 (ratio 1.33); the corrected form (b2^2 "
-                    "on sigma_1^2, step conditions met) holds, ratio 0.084."),
+    _theorem_check(
+        "E_C4_theorem3_1_main", "main text (2)", 9.0, 2_000_000, "printed", "explicit",
+        "b2^2 = 9, T = 2e6 (T >= T_min = 1016064: the hidden step conditions hold), beta = "
+        "2/sqrt(T): the exact average 0.0576 exceeds (2)'s 0.0392 (ratio 1.47); the paper's "
+        "own (113)-(114) (0.0774) holds."),
+    _theorem_check(
+        "E_C4_theorem3_1_appendix", "appendix (97)-(98)", 9.0, 2_000_000, "appendix",
+        "explicit", "Same run: (97)-(98) gives 0.0519 (ratio 1.11, violated); (113)-(114) "
+        "holds."),
+    _theorem_check(
+        "E_C4_theorem3_1_proof", "proof's last line (115)-(116)", 9.0, 2_000_000, "proof",
+        "explicit", "Same run: (115)-(116) equals (2) here (sigma_2 = sigma_3 = 0): ratio "
+        "1.47, violated; (113)-(114) holds."),
+    _theorem_check(
+        "E_C5_theorem3_1", "general-beta (113)-(114) without b2^2", 16.0, 4_000_000,
+        "explicit", "corrected",
+        "b2^2 = 16, T = 4e6 (>= T_min = 3211264), beta = 1e-3: the exact average 0.129 exceeds "
+        "(113)-(114)'s 0.0969 (ratio 1.33); the corrected form (b2^2 on sigma_1^2, step "
+        "conditions met) holds, ratio 0.084."),
     Check(
         "scott2024.E_C1_lemmaC4", "Lemma C.4 with Algorithm 2's regularizer step",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_lemma_c4_alg2, grid=_C4_GRID,
