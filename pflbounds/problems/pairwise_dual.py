@@ -48,26 +48,32 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
         raise ValueError(f"r must hold {i.size} radii for n = {n}, got {r.shape[0]}")
     p = warm.p.copy() if warm is not None and warm.p.shape == (R, i.size, d) \
         else np.zeros((R, i.size, d))
-    q, t, Lc = p.copy(), 1.0, float(n)
+    Lc = float(n)
     thresh = (r / Lc)[:, None]
     tol = gap_tol * (1.0 + 0.5 * (Zs * Zs).sum(axis=(-2, -1)))
+    # per-replica FISTA: momentum and restart per replica; converged replicas leave the
+    # active set, so one slow replica does not make the others iterate
+    active = np.arange(R)
+    q, t = p.copy(), np.ones(R)
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 - reported
-        X = Zs - assemble_increments(q, i, j, n)
-        v = q + (X[:, i] - X[:, j]) / Lc
+        pa, qa, ta, Za = p[active], q[active], t[active], Zs[active]
+        X = Za - assemble_increments(qa, i, j, n)
+        v = qa + (X[:, i] - X[:, j]) / Lc
         nv = np.linalg.norm(v, axis=-1, keepdims=True)
         p_new = v * np.maximum(0.0, 1.0 - thresh / np.maximum(nv, 1e-300))
-        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
-        if float(((q - p_new) * (p_new - p)).sum()) > 0:  # adaptive restart
-            t_new, q = 1.0, p_new
-        else:
-            q = p_new + (t - 1.0) / t_new * (p_new - p)
-        p, t = p_new, t_new
+        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
+        restart = ((qa - p_new) * (p_new - pa)).sum(axis=(1, 2)) > 0
+        t_new = np.where(restart, 1.0, t_new)
+        beta = np.where(restart, 0.0, (ta - 1.0) / t_new)[:, None, None]
+        q[active] = p_new + beta * (p_new - pa)
+        p[active], t[active] = p_new, t_new
         if it % check_every == 0 or it == max_iter:
-            X = Zs - assemble_increments(p, i, j, n)
-            th = shrink_to_feasible(X, r)
-            gap = 0.5 * ((th - Zs) ** 2).sum(axis=(-2, -1)) - dual_value(Zs, X, p, r)
-            if bool(np.all(gap <= tol)):
+            Xa = Za - assemble_increments(p_new, i, j, n)
+            th = shrink_to_feasible(Xa, r)
+            gap = 0.5 * ((th - Za) ** 2).sum(axis=(-2, -1)) - dual_value(Za, Xa, p_new, r)
+            active = active[gap > tol[active]]
+            if active.size == 0:
                 break
     X = Zs - assemble_increments(p, i, j, n)
     theta = shrink_to_feasible(X, r)

@@ -20,8 +20,8 @@ def test_counterexample_numbers():
     assert float(ev["ratio_explicit"]) == pytest.approx(2 / 15, rel=1e-9)
 
 
-@pytest.mark.parametrize("cid", ["P2", "E_dimension", "P12", "P6", "P7", "P8", "P10", "P11", "P1",
-                                 "P1_printed"])
+@pytest.mark.parametrize("cid", ["P2", "E_dimension", "P12", "P6", "P7", "P8", "P9",
+                                 "P9_lp", "P10", "P11", "P1", "P1_printed"])
 def test_checks_end_with_their_expected_verdicts(cid):
     load_papers()
     chk = get(f"erickson2025.{cid}")

@@ -2,8 +2,8 @@
 admissible s) and the dimension erratum (E_dimension)."""
 
 from pflbounds.checking.registry import register
-from pflbounds.papers.erickson2025.checks import deterministic, lemmas, montecarlo
+from pflbounds.papers.erickson2025.checks import deterministic, lemmas, montecarlo, surrogate
 
-ALL = [*deterministic.CHECKS, *lemmas.CHECKS, *montecarlo.CHECKS]
+ALL = [*deterministic.CHECKS, *lemmas.CHECKS, *montecarlo.CHECKS, *surrogate.CHECKS]
 for _c in ALL:
     register(_c)

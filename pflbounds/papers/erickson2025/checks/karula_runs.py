@@ -53,7 +53,7 @@ def run(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence, *, K: int,
     x_star, f_star, _ = inst.optimum
     th0 = inst.consensus_start() if start == "consensus" else x_star
     th0 = np.broadcast_to(th0, (R, n, d)).copy()
-    loop, gm = Projector(inst.cset, "dual", 1e-14), Projector(inst.cset, "dual", 1e-14)
+    loop, gm = Projector(inst.cset, "dual", 1e-12), Projector(inst.cset, "dual", 1e-13)
     worst = [0.0]
 
     def project(z: np.ndarray) -> np.ndarray:
