@@ -47,7 +47,7 @@ _E = [
         "read literally (Reading A) the estimator is biased, E nu_i = (1 - 1/n) g_i + "
         "G_i(theta_i)/n; the proof of Lemma A.1 needs Reading B.",
         "nu_i^k = y_i^k/n + 1[i in S_k] (G_i(theta_i^k) - y_i^k)/s with an unscaled table y.",
-        None, "§8.5, §4.2"),
+        _P + "E_reading_A", "§8.5, §4.2"),
     Erratum(
         _P + "erratum6", "Projection method",
         "How the projection is computed is deferred to supplemental material that is not in "
@@ -59,14 +59,15 @@ _E = [
         "As printed the right-hand side is min_{v in K} ||v - theta||^2 with theta = "
         "Pi^delta(vartheta) in K, which is 0: no feasible point qualifies when "
         "dist(vartheta, K)^2 > 2 eta delta.",
-        "min_{v in K} ||v - vartheta||^2, as used in the proof (eq. (7)).", None, "§8.7, §4.3"),
+        "min_{v in K} ||v - vartheta||^2, as used in the proof (eq. (7)).",
+        _P + "E_inexact_definition", "§8.7, §4.3"),
     Erratum(
         _P + "erratum8", "D_ij (LOT embedding)",
         "'||.||_1' of an N_0 x d matrix with a 1/sqrt(N_0) scaling is ambiguous; W_1 plans are "
         "not unique, so D_ij depends on the solver; D is a pseudo-metric on data sets (different "
         "data sets can share an embedding), not a metric.",
         "Literal reading sum |M_i - M_j|/sqrt(N_0), or the W_1-consistent (1/N_0) sum_r "
-        "||M_i[r] - M_j[r]||_2 with monotone plans in 1-D.", None, "§8.8, §3.6"),
+        "||M_i[r] - M_j[r]||_2 with monotone plans in 1-D.", _P + "P9_lp", "§8.8, §3.6"),
     Erratum(
         _P + "erratum9", "Notation (§2, Prop. 3.4 proof, Theorem 4.3)",
         "'N clients' for n clients; the proof of Prop. 3.4 writes mu for gamma; theta^* means "

@@ -21,7 +21,8 @@ def test_counterexample_numbers():
 
 
 @pytest.mark.parametrize("cid", ["P2", "E_dimension", "P12", "P6", "P7", "P8", "P9",
-                                 "P9_lp", "P10", "P11", "P1", "P1_printed"])
+                                 "P9_lp", "P10", "P11", "P1", "P1_printed",
+                                 "E_reading_A", "E_inexact_definition"])
 def test_checks_end_with_their_expected_verdicts(cid):
     load_papers()
     chk = get(f"erickson2025.{cid}")
