@@ -158,6 +158,33 @@ class DykstraResult:
         return np.sqrt(2.0 * np.maximum(self.gap, 0.0))
 
 
+def prepare(Z: np.ndarray, r: np.ndarray
+            ) -> tuple[np.ndarray, bool, np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs of a projection: Z as (R, n, d), whether it was a single (n, d), the radii as a
+    flat array (checked against the n(n-1)/2 pairs) and the pair index."""
+    Z = np.asarray(Z, dtype=float)
+    single = Z.ndim == 2
+    Zs = Z[None] if single else Z
+    r = np.asarray(r, dtype=float).reshape(-1)
+    i, j = pair_index(Zs.shape[1])
+    if r.shape[0] != i.size:
+        raise ValueError(f"r must hold {i.size} radii for n = {Zs.shape[1]}, got {r.shape[0]}")
+    return Zs, single, r, i, j
+
+
+def certified(Zs: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray, sweeps: int,
+              single: bool, pb: np.ndarray | None = None, ball: float | None = None
+              ) -> DykstraResult:
+    """Shrink the last iterate X to feasibility and certify it by the duality gap of the
+    increments (module docstring)."""
+    theta = shrink_to_feasible(X, r, ball)
+    gap = 0.5 * ((theta - Zs) ** 2).sum(axis=(-2, -1)) - dual_value(Zs, X, p, r, pb, ball)
+    viol = max_violation(X, r, ball)
+    if single:
+        return DykstraResult(theta[0], X[0], gap[0], viol[0], sweeps, p, pb)
+    return DykstraResult(theta, X, gap, viol, sweeps, p, pb)
+
+
 def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
                     tol: float = 1e-10, gap_tol: float | None = None,
                     max_sweeps: int = 10000, check_every: int = 5,
@@ -175,14 +202,8 @@ def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
     with X = Z - sum of increments); a projected-gradient loop projects nearby points, and
     the previous increments cut the sweeps needed.
     """
-    Z = np.asarray(Z, dtype=float)
-    single = Z.ndim == 2
-    Zs = Z[None] if single else Z
-    r = np.asarray(r, dtype=float).reshape(-1)
+    Zs, single, r, i_all, j_all = prepare(Z, r)
     Rr, n, d = Zs.shape
-    i_all, j_all = pair_index(n)
-    if r.shape[0] != i_all.size:
-        raise ValueError(f"r must hold {i_all.size} radii for n = {n}, got {r.shape[0]}")
     if warm is not None and warm.p.shape == (Rr, i_all.size, d):
         p = warm.p.copy()
         pb = None if ball is None or warm.pb is None else warm.pb.copy()
@@ -212,10 +233,4 @@ def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
         if gap_tol is None or sweeps % check_every == 0:
             if gap_tol is None or float(_gap(Zs, X, p, r, pb, ball).max()) <= gap_tol:
                 break
-    theta = shrink_to_feasible(X, r, ball)
-    gap = 0.5 * ((theta - Zs) ** 2).sum(axis=(-2, -1)) - dual_value(Zs, X, p, r, pb, ball)
-    viol = max_violation(X, r, ball)
-    if single:
-        return DykstraResult(theta[0], X[0], gap[0], viol[0], sweeps, p,
-                             None if pb is None else pb)
-    return DykstraResult(theta, X, gap, viol, sweeps, p, pb)
+    return certified(Zs, X, p, r, sweeps, single, pb, ball)

@@ -21,10 +21,11 @@ import numpy as np
 from pflbounds.problems.dykstra import (
     DykstraResult,
     assemble_increments,
+    certified,
     dual_value,
+    prepare,
     shrink_to_feasible,
 )
-from pflbounds.problems.pairwise_constraints import max_violation, pair_index
 
 __all__ = ["dual_project"]
 
@@ -38,14 +39,8 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
     times that scale), checked every ``check_every`` iterations, or after ``max_iter``. Returns a
     :class:`~pflbounds.problems.dykstra.DykstraResult` (``sweeps`` counts FISTA iterations).
     """
-    Z = np.asarray(Z, dtype=float)
-    single = Z.ndim == 2
-    Zs = Z[None] if single else Z
-    r = np.asarray(r, dtype=float).reshape(-1)
+    Zs, single, r, i, j = prepare(Z, r)
     R, n, d = Zs.shape
-    i, j = pair_index(n)
-    if r.shape[0] != i.size:
-        raise ValueError(f"r must hold {i.size} radii for n = {n}, got {r.shape[0]}")
     p = warm.p.copy() if warm is not None and warm.p.shape == (R, i.size, d) \
         else np.zeros((R, i.size, d))
     Lc = float(n)
@@ -75,10 +70,4 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
             active = active[gap > tol[active]]
             if active.size == 0:
                 break
-    X = Zs - assemble_increments(p, i, j, n)
-    theta = shrink_to_feasible(X, r)
-    gap = 0.5 * ((theta - Zs) ** 2).sum(axis=(-2, -1)) - dual_value(Zs, X, p, r)
-    viol = max_violation(X, r)
-    if single:
-        return DykstraResult(theta[0], X[0], gap[0], viol[0], it, p)
-    return DykstraResult(theta, X, gap, viol, it, p)
+    return certified(Zs, Zs - assemble_increments(p, i, j, n), p, r, it, single)
