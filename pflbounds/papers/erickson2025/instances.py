@@ -16,6 +16,7 @@ from functools import cached_property
 import cvxpy as cp
 import numpy as np
 
+from pflbounds.problems.dykstra import shrink_to_feasible
 from pflbounds.problems.inexact_projection import Projector
 from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet, pair_index
 
@@ -72,8 +73,6 @@ class QuadraticClients:
                   for k in range(self.n)) / self.n
         prob = cp.Problem(cp.Minimize(obj), [cp.norm(th[i] - th[j], 2, axis=1) <= self.r])
         prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
-        from pflbounds.problems.dykstra import shrink_to_feasible
-
         x = shrink_to_feasible(np.asarray(th.value), self.r)
         return x, float(self.f(x)), float(self.cset.violation(th.value))
 
