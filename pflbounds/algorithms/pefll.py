@@ -397,6 +397,7 @@ def pfedhn_new_embeddings(arch: Architecture, eta: dict, data: ClientData, round
     """pFedHN for new clients: a fresh embedding per client (the mean of the learned rows),
     moved by ``rounds`` client-server rounds (k local steps, Delta e = J_e^T Delta theta)
     with the hypernetwork frozen. Returns theta (n_new, d)."""
+    data = _jnp(data)
     e0 = jnp.broadcast_to(eta["v"].mean(0), (data.n, eta["v"].shape[1]))
     sub = replace(cfg, b=None)
     new = Architecture("pfedhn", arch.model, arch.hyper, l=arch.l)

@@ -1,0 +1,48 @@
+"""scott2024 training checks on population A: the catalog forms they evaluate, and (slow) the
+evidence of short runs."""
+
+import numpy as np
+import pytest
+
+from pflbounds.papers.scott2024.checks import training as tr
+
+
+def test_theorem_forms_differ_as_the_paper_prints_them():
+    v = dict(Delta0=2.0, L1=2.5, b1=4.0, b2=6.0, sigma1_2=16.0, sigma2_2=0.0, sigma3_2=0.0,
+             b=20.0, L=135.0, gammaG2=3.0, c=5.0, T=1000.0, k=5.0)
+    printed = tr.form_value("theorem3_1", "printed", **v)
+    rederived = tr.form_value("theorem3_1", "rederived", **v)
+    head = v["L"] * (6 * 16 + 4 * 5 * 3) / (5 * np.sqrt(5000))
+    assert rederived - printed == pytest.approx(head, rel=1e-12)  # (iii) doubles (i)'s term
+    beta = 2 * np.sqrt(5) / (5 * np.sqrt(1000))
+    assert tr.form_value("theorem3_1", "explicit", beta=beta, **v) == pytest.approx(
+        rederived, rel=1e-12)
+    assert not tr.conditions_hold("theorem3_1", "corrected", beta=beta, **v)
+    assert tr.conditions_hold("theorem3_1", "corrected", **dict(v, beta=1e-9))
+    L = tr.form_value("lemmaC1", "printed", b1=2.0, b2=3.0, L1=0.5, L2=1.5, L3=0.1)
+    assert L == pytest.approx(2 * 1.5 + 9 * 0.5 + 0.1)
+
+
+@pytest.mark.slow
+def test_p1_evidence_on_a_short_run():
+    p = tr._pts(T=200, c=5, k=5)
+    out = tr.simulate_p1(p, 2, np.random.SeedSequence(3))
+    assert out["samples"].shape == (2, len(tr.THEOREM_FORMS))
+    assert np.all(out["bound"] > out["samples"].max())  # every form holds, by far
+    assert float(out["step_conditions_hold"]) == 0.0  # C7: T is far below T_min
+    assert float(out["F_T"]) >= float(out["F_star"])
+    assert float(out["const_L"]) == pytest.approx(
+        out["const_b1"] * out["const_L2"] + out["const_b2"] ** 2 * out["const_L1"]
+        + out["const_L3"])
+    again = tr.simulate_p1(p, 2, np.random.SeedSequence(3))
+    assert np.array_equal(again["samples"], out["samples"])
+
+
+@pytest.mark.slow
+def test_p6_step_length_forms_are_ordered():
+    out = tr.simulate_p6(tr._pts(T=2000, T0=20, c=5, k=5, what="C5"), 50,
+                         np.random.SeedSequence(0))
+    printed, explicit, corrected = out["bound"]
+    assert printed == explicit  # b = m: sigma_2 = sigma_3 = 0
+    assert corrected > printed  # b2^2 > 1 multiplies the sigma_1^2 term
+    assert out["samples"].mean() < printed
