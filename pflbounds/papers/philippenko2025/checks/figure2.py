@@ -109,13 +109,13 @@ def plot_figure2(outcome) -> list[dict]:
             items.append(series("Local exact rho_local^t eps0", ks,
                                 float(pts[0]["rho_local"]) ** ks * e0, "bound", group="local"))
         if "fedavg" in methods:
-            items.append(series("FedAvg floor ||theta^(*,0) - theta^(*,1)||^2/4", ks,
+            items.append(series("FedAvg lower bound ||theta^(*,0) - theta^(*,1)||^2/4", ks,
                                 np.full(ks.shape, float(pts[0]["fedavg_floor"])), "bound",
                                 group="fedavg"))
         items.append(series("oracle All-for-one exact rho_oracle^t eps0", ks,
                             float(pts[0]["rho_oracle"]) ** ks * e0, "bound", group="oracle"))
         prm = pts[0]["params"]
-        f = figure("curves", f"Figure 2 regenerated: synthetic least squares, d = {d}",
+        f = figure("curves", f"Figure 2 regenerated: synthetic least squares, d = {d}.",
                    "t (iteration)", "(1/N) sum_i R_i(theta_i^t)", items, logx=False, logy=True)
         f["caption"] = (f"N = {prm['N']}, batch {prm['b']}, gamma = {prm['gamma']:g}, b_alpha "
                         f"= {prm['b_alpha']}, lambda = {prm['lam']:g}; mean over replicas, "
@@ -124,7 +124,7 @@ def plot_figure2(outcome) -> list[dict]:
                         "sub-linearly. Late in the run the mean of the replicas falls below "
                         "Local's exact curve: the loss is a product of random contractions "
                         "whose mean is carried by rare draws that a few hundred replicas miss. "
-                        "Values near 1e-32 are the double-precision floor. "
+                        "Values near 1e-32 are rounding errors of double precision. "
                         + "; ".join(notes) + ".")
         figs.append(f)
     return figs
@@ -148,12 +148,12 @@ CHECKS = [
                     "Local, FedAvg and All-for-one with estimated weights (b_alpha = 1) stays "
                     "above the oracle's exact curve rho_oracle^t eps0 for t = 1..5, as the paper "
                     "says ('a theoretical lower bound for the true All-for-one'). The figure "
-                    "shows what else reproduces: FedAvg saturates at its floor at once; the "
+                    "shows what else reproduces: FedAvg saturates at once at its lower bound; the "
                     "fixed-weight curves are geometric (straight on a log axis), not "
                     "sub-linear; at d = 10 the binary criterion keeps about one collaborator "
                     "from the start (it is Local), with no early whole-cluster phase."),
     Check(
-        "philippenko2025.F2_code", "Figure 2 with the authors' code's ratio: FedAvg's floor",
+        "philippenko2025.F2_code", "Figure 2 with the authors' code's ratio: FedAvg's plateau",
         CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_figure2,
         grid=tuple(dict(_F2, d=10, gamma=0.125, T=200, compare=200, method=m, side="fedavg")
                    for m in ("binary_code", "continuous_code")),
@@ -164,5 +164,5 @@ CHECKS = [
                     "weights renormalised to sum to one, digest §5.8) is not scale-invariant: "
                     "with optima in U(-5, 5)^10 it stays positive for the other cluster, every "
                     "client keeps about 19 collaborators and the loss never goes below half "
-                    "of FedAvg's floor, unlike the paper's Figure 2(b)."),
+                    "of FedAvg's lower bound, unlike the paper's Figure 2(b)."),
 ]
