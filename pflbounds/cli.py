@@ -603,7 +603,7 @@ def _open_cache(args: argparse.Namespace):
 
 def _progress_mode(args: argparse.Namespace) -> str:
     """A bar on an interactive terminal; a line per check in logs and with --json."""
-    return "lines" if args.json or not sys.stderr.isatty() else "bar"
+    return "lines" if getattr(args, "json", False) or not sys.stderr.isatty() else "bar"
 
 
 def _run_stats_line(stats, cache) -> str:

@@ -113,3 +113,13 @@ def test_scheduler_is_a_clear_error(capsys):
     assert main(["validate", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--jobs" in err[0]
+
+
+def test_report_runs_a_suite_file(tmp_path, suite, capsys):
+    """`pflbounds report SUITE.toml` (the README's run command) runs the suite and writes the PDF."""
+    pdf = tmp_path / "mini.pdf"
+    assert main(["report", str(suite), "--out", str(pdf), "--no-cache"]) == 0
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "even2022.P11" in (tmp_path / "mini.typ").read_text()
