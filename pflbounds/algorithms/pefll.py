@@ -323,10 +323,12 @@ def _measure(arch, data, cfg, eta) -> dict:
     return out
 
 
-def _run_one(arch: Architecture, cfg: TrainConfig, data: ClientData, key) -> dict:
-    """A whole run of one replica (traced under jit and vmap)."""
+def _run_one(arch: Architecture, cfg: TrainConfig, data: ClientData, key, eta0=None) -> dict:
+    """A whole run of one replica (traced under jit and vmap), from ``eta0`` or a random
+    initialisation."""
     k0, kr = jax.random.split(key)
-    eta0 = arch.init(k0, data.n)
+    if eta0 is None:
+        eta0 = arch.init(k0, data.n)
     per = cfg.record_every or cfg.T
     blocks = cfg.T // per
 
@@ -351,23 +353,25 @@ def _run_one(arch: Architecture, cfg: TrainConfig, data: ClientData, key) -> dic
 
 
 @partial(jax.jit, static_argnums=(0, 1, 4))
-def _train_jit(arch, cfg, data, keys, per_replica_data):
+def _train_jit(arch, cfg, data, keys, per_replica_data, eta0):
     f = partial(_run_one, arch, cfg)
     if per_replica_data:
-        return jax.vmap(f)(data, keys)
-    return jax.vmap(f, in_axes=(None, 0))(data, keys)
+        return jax.vmap(f)(data, keys, eta0)
+    return jax.vmap(f, in_axes=(None, 0, 0 if eta0 is not None else None))(data, keys, eta0)
 
 
-def train(arch: Architecture, data: ClientData, cfg: TrainConfig, keys: jax.Array) -> dict:
+def train(arch: Architecture, data: ClientData, cfg: TrainConfig, keys: jax.Array,
+          eta0: dict | None = None) -> dict:
     """Run ``len(keys)`` replicas. Returns ``eta`` (final parameters, replica axis first),
     ``b1_local`` (largest ||grad f_i|| at the local iterates), ``sigma1_2`` (largest exact
     minibatch-gradient variance at the local iterates) and, with ``record_every``, a ``trace``
     of (T/record_every + 1) records of the full objective at eta_0, eta_e, eta_2e, ...:
     ``grad`` (flattened grad F), ``grad2`` = ||grad F||^2, ``F``, ``gammaG2`` =
     (1/n) sum_i ||grad F_i - grad F_bar||^2, ``b1_full`` = max_i ||grad f_i(h(S_i, eta))||,
-    ``eta`` (flattened) and, with ``jacobian``, ``b2`` = max_i ||J_i||_op."""
+    ``eta`` (flattened) and, with ``jacobian``, ``b2`` = max_i ||J_i||_op. ``eta0`` (replica
+    axis first) continues earlier runs instead of a random initialisation."""
     per = data.x.ndim == 4
-    return _train_jit(arch, cfg, jax.tree_util.tree_map(jnp.asarray, data), keys, per)
+    return _train_jit(arch, cfg, jax.tree_util.tree_map(jnp.asarray, data), keys, per, eta0)
 
 
 # ------------------------------------------------------------------------------ prediction
