@@ -109,8 +109,8 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float | np.ndarray, tau: int, 
                  R: int, rng: np.random.Generator, *, sigma2: float = 0.0, B: int = 1,
                  mu: float = 0.0, beta_scale: str = "F", w0=None, beta0=None,
                  record: Iterable[int] | None = None,
-                 extra_metrics: Mapping[str, Callable[[dict], np.ndarray]] | None = None
-                 ) -> Run:
+                 extra_metrics: Mapping[str, Callable[[dict], np.ndarray]] | None = None,
+                 components: bool = False) -> Run:
     """LSGD-PFL (hanzely2023 Algorithm 1): each client takes a stochastic gradient step on its
     copy w_m and on beta_m; every tau iterations (at k mod tau = 0) the server averages the
     w_m. Stochastic gradients are the exact local gradients plus Gaussian noise of total
@@ -122,6 +122,9 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float | np.ndarray, tau: int, 
 
     ``eta``: a constant step, or the steps eta_0..eta_{K-1} (Theorem 4's decreasing rule;
     then mu = 0, the weights of ``excess_avg`` being defined for a constant step only).
+    ``components``: each client's stochastic gradient is that of one uniformly sampled
+    finite-sum component f_{m,j} (B = 1, the data-point oracle of Eq. (3); ``sigma2`` unused)
+    instead of the exact gradient plus Gaussian noise.
     ``extra_metrics``: more metrics of the state (``W`` the local copies (R, M, d0) as left by
     the last step, before the averaging of the next round; ``beta`` (R, M, d1)).
     """
@@ -146,8 +149,11 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float | np.ndarray, tau: int, 
         if k % tau == 0:
             W = np.repeat(W.mean(1, keepdims=True), M, axis=1)
             costs.add("rounds", 1)
-        gw, gb = problem.client_grads(W, st["beta"])
-        if sigma2 > 0:
+        if components:
+            gw, gb = problem.client_grads(W, st["beta"], rng.integers(problem.n, size=(R, M)))
+        else:
+            gw, gb = problem.client_grads(W, st["beta"])
+        if sigma2 > 0 and not components:
             gw = gw + sw * rng.standard_normal(gw.shape)
             gb = gb + sb * rng.standard_normal(gb.shape)
         e = eta if etas is None else etas[k]
@@ -246,7 +252,9 @@ def _refresh(problem: ClientBlockOracle, st: Mapping[str, np.ndarray], new: dict
 def run_asvrcd_pfl(problem: ClientBlockOracle, *, eta: float, theta1: float, theta2: float,
                    gamma: float, nu: float, rho: float, pw: float, K: int, R: int,
                    rng: np.random.Generator, w0=None, beta0=None,
-                   record: Iterable[int] | None = None) -> Run:
+                   record: Iterable[int] | None = None,
+                   extra_metrics: Mapping[str, Callable[[dict], np.ndarray]] | None = None
+                   ) -> Run:
     """ASVRCD-PFL (hanzely2023 Algorithm 4): accelerated block coordinate descent with control
     variates at a snapshot v refreshed with probability rho.
 
@@ -285,14 +293,16 @@ def run_asvrcd_pfl(problem: ClientBlockOracle, *, eta: float, theta1: float, the
         _refresh(problem, st, new, refresh, on_w, 2.0, costs)
         return new
 
-    return iterate(state, step, K, metrics=_metrics(problem, "wy", "by"), record=record,
-                   counters=COUNTERS)
+    return iterate(state, step, K, metrics=_metrics(problem, "wy", "by", extra_metrics),
+                   record=record, counters=COUNTERS)
 
 
 # ------------------------------------------------------------------------------ ASCD-PFL
 def run_ascd_pfl(problem: ClientBlockOracle, *, eta: float, theta: float, gamma: float,
                  nu: float, pw: float, K: int, R: int, rng: np.random.Generator, w0=None,
-                 beta0=None, record: Iterable[int] | None = None) -> Run:
+                 beta0=None, record: Iterable[int] | None = None,
+                 extra_metrics: Mapping[str, Callable[[dict], np.ndarray]] | None = None
+                 ) -> Run:
     """ASCD-PFL (hanzely2023 Algorithm 5, Appendix A): ASVRCD-PFL without control variates.
 
     x = theta z + (1 - theta) y; with probability p_w, g_w = (1/(p_w M)) sum_m grad_w
@@ -323,8 +333,8 @@ def run_ascd_pfl(problem: ClientBlockOracle, *, eta: float, theta: float, gamma:
         return {"wy": _w(on_w, wy, st["wy"]), "wz": _w(on_w, wz, st["wz"]),
                 "by": _w(on_w, st["by"], by), "bz": _w(on_w, st["bz"], bz)}
 
-    return iterate(state, step, K, metrics=_metrics(problem, "wy", "by"), record=record,
-                   counters=COUNTERS)
+    return iterate(state, step, K, metrics=_metrics(problem, "wy", "by", extra_metrics),
+                   record=record, counters=COUNTERS)
 
 
 # ------------------------------------------------------------------------------ SCD-PFL

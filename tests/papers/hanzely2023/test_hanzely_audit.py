@@ -9,6 +9,7 @@ from pflbounds.audit.declarations import declared
 from pflbounds.audit.tightness import Cache, audit_case
 
 
+@pytest.mark.slow
 def test_theorem5_is_above_the_pepit_worst_case(tmp_path):
     cases = declared("hanzely2023", "TIGHTNESS", [])
     assert [f for case in cases for f in case.forms] == ["corrected", "printed"]
