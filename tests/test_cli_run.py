@@ -116,7 +116,7 @@ def test_scheduler_is_a_clear_error(capsys):
 
 
 def test_report_runs_a_suite_file(tmp_path, suite, capsys):
-    """`pflbounds report SUITE.toml` (the README's run command) runs the suite and writes the PDF."""
+    """`pflbounds report SUITE.toml`, the README run command, runs the suite to a PDF."""
     pdf = tmp_path / "mini.pdf"
     assert main(["report", str(suite), "--out", str(pdf), "--no-cache"]) == 0
     assert pdf.read_bytes()[:5] == b"%PDF-"
