@@ -14,8 +14,8 @@ Run:  python benchmarks/bench_report.py [--repeat 3] [--results DIR]
 Without ``--results`` the suite the goal was set on is validated first (into a temporary
 folder): every even2022 check on its quick grid, seed 2022, which was the whole quick suite
 when the report was reworked. (The quick suite has since gained three papers; the ratio keeps
-comparing the same work, and the current tree's time for the whole quick suite is printed
-beside it.)
+comparing the same work.) The load average is printed with the figures: on a shared machine
+both trees slow down alike, and the CPU-time ratio moves least.
 """
 
 from __future__ import annotations
@@ -120,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--results", type=Path, help="a results folder of the quick suite")
     args = ap.parse_args(argv)
+    print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     base, cur = run_benchmark(args.results, args.repeat)
     print(f"{'':>10} {'wall s':>8} {'cpu s':>8}")
     for t in (base, cur):
@@ -127,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     wall_ratio, cpu_ratio = cur.wall / base.wall, cur.cpu / base.cpu
     print(f"ratio current/baseline: wall {wall_ratio:.2f}, cpu {cpu_ratio:.2f} "
           f"(goal <= {GOAL_RATIO})")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0 if cpu_ratio <= GOAL_RATIO else 1
 
 
