@@ -171,6 +171,29 @@ def _batch_index(key, m: int, b: int | None):
                                                                          replace=False)
 
 
+def _local_step(arch: Architecture, cfg: TrainConfig, xi, yi):
+    """One local SGD step of a client with data (xi, yi): ``step(theta, key)`` returns the
+    new theta, the full-data gradient at theta and the exact minibatch-gradient variance
+    E||g - grad f_i(theta)||^2 = (1/s) mean_j ||grad ell_j - mean grad ell||^2 (s points with
+    replacement; 0 for full-data steps)."""
+    m = xi.shape[0]
+    grad_f = jax.grad(partial(objective, arch.model, x=xi, y=yi, lam_theta=cfg.lam_theta))
+
+    def step(theta, kk):
+        g_full = grad_f(theta)
+        if cfg.s is None:
+            g, var = g_full, jnp.zeros(())
+        else:
+            idx = jax.random.randint(kk, (cfg.s,), 0, m)
+            g = jax.grad(lambda t: objective(arch.model, t, xi[idx], yi[idx],
+                                             cfg.lam_theta))(theta)
+            per = jax.vmap(jax.grad(arch.model.point_loss), in_axes=(None, 0, 0))(theta, xi, yi)
+            var = jnp.sum((per - per.mean(0)) ** 2) / (m * cfg.s)
+        return theta - cfg.beta * g, g_full, var
+
+    return step
+
+
 def _client_round(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: dict, i,
                   key) -> tuple[dict, dict]:
     """One participating client: Delta eta^(i) and its local diagnostics."""
@@ -178,23 +201,11 @@ def _client_round(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: d
     kb, ks = jax.random.split(key)
     bidx = _batch_index(kb, m, cfg.b)
     theta0, vjp = jax.vjp(lambda e: arch.theta(e, data.z[i][bidx], i), eta)
-    xi, yi = data.x[i], data.y[i]
-    f_full = partial(objective, arch.model, x=xi, y=yi, lam_theta=cfg.lam_theta)
+    local = _local_step(arch, cfg, data.x[i], data.y[i])
 
     def step(theta, kk):
-        g_full = jax.grad(lambda t: f_full(t))(theta)
-        if cfg.s is None:
-            g, var = g_full, jnp.zeros(())
-        else:
-            idx = jax.random.randint(kk, (cfg.s,), 0, m)
-            g = jax.grad(lambda t: objective(arch.model, t, xi[idx], yi[idx],
-                                             cfg.lam_theta))(theta)
-            # exact E||g - grad f_i||^2 for s points drawn with replacement:
-            # (1/s) mean_j ||grad ell_j - mean grad ell||^2
-            per = jax.vmap(jax.grad(lambda t, x, y: arch.model.point_loss(t, x, y)),
-                           in_axes=(None, 0, 0))(theta, xi, yi)
-            var = jnp.sum((per - per.mean(0)) ** 2) / (m * cfg.s)
-        return theta - cfg.beta * g, (jnp.sqrt(jnp.sum(g_full ** 2)), var)
+        new, g_full, var = local(theta, kk)
+        return new, (jnp.sqrt(jnp.sum(g_full ** 2)), var)
 
     thetak, (gn, var) = jax.lax.scan(step, theta0, jax.random.split(ks, cfg.k))
     (deta,) = vjp(thetak - theta0)
@@ -240,21 +251,11 @@ def chained_gradients(arch: Architecture, data: ClientData, cfg: TrainConfig, et
         kb, ks = jax.random.split(key)
         bidx = _batch_index(kb, m, cfg.b)
         theta0, vjp = jax.vjp(lambda e: arch.theta(unravel(e), data.z[i][bidx], i), flat)
-        xi, yi = data.x[i], data.y[i]
-        gf = jax.grad(partial(objective, arch.model, x=xi, y=yi, lam_theta=cfg.lam_theta))
+        local = _local_step(arch, cfg, data.x[i], data.y[i])
 
         def step(theta, kk):
-            g_full = gf(theta)
-            if cfg.s is None:
-                g, var = g_full, jnp.zeros(())
-            else:
-                idx = jax.random.randint(kk, (cfg.s,), 0, m)
-                g = jax.grad(lambda t: objective(arch.model, t, xi[idx], yi[idx],
-                                                 cfg.lam_theta))(theta)
-                per = jax.vmap(jax.grad(arch.model.point_loss), in_axes=(None, 0, 0))(
-                    theta, xi, yi)
-                var = jnp.sum((per - per.mean(0)) ** 2) / (m * cfg.s)
-            return theta - cfg.beta * g, (vjp(g_full)[0], jnp.sqrt(jnp.sum(g_full ** 2)), var)
+            new, g_full, var = local(theta, kk)
+            return new, (vjp(g_full)[0], jnp.sqrt(jnp.sum(g_full ** 2)), var)
 
         _, (ch, gn, var) = jax.lax.scan(step, theta0, jax.random.split(ks, cfg.k))
         return ch, gn.max(), var.max()

@@ -46,6 +46,7 @@ def test_same_keys_same_bits_and_replicas_independent_of_blocks(setup):
     assert a["trace"]["grad2"].shape == (3, 5)
 
 
+@pytest.mark.slow
 def test_trace_records_exact_gradient(setup):
     inst, arch, data = setup
     out = pefll.train(arch, data, CFG, jax.random.split(jax.random.key(0), 1))
@@ -98,6 +99,7 @@ def test_floats_per_round():
         pefll.Architecture("perfedavg", model)
 
 
+@pytest.mark.slow
 def test_fedavg_and_pfedhn_rounds(setup):
     inst, _, data = setup
     model = LinearRegression(P)

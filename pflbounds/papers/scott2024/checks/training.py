@@ -200,6 +200,12 @@ def _fixed_point(p: Mapping[str, Any]):
     return inst, arch, data, config(p, record_every=0), eta
 
 
+def _b1_full(inst: LowRankInstance, arch, eta: dict, data) -> float:
+    """max_i ||grad f_i(h(S_i, eta))||: b_1 at the full-data client models."""
+    thetas = np.asarray(pefll.predict_thetas(arch, eta, data))
+    return float(np.linalg.norm(inst.client_grads(thetas), axis=1).max())
+
+
 def simulate_p5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P5: Lemma C.3 per local step l = 1..k at a fixed eta_t, Monte Carlo over the SGD
     noise: E||grad F_i(eta_t) - grad f_i(theta_{i,l-1}) J_i^T||^2 for the first clients,
@@ -209,8 +215,7 @@ def simulate_p5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     res = pefll.as_numpy(pefll.chained_gradients(arch, pefll.ClientData(
         *map(jnp.asarray, data)), cfg, eta, clients, _keys(seed, R)))
     err = np.sum((res["chained"] - res["grad_Fi"][None, :, None, :]) ** 2, axis=-1)
-    thetas = np.asarray(pefll.predict_thetas(arch, eta, data))
-    b1_0 = float(np.linalg.norm(inst.client_grads(thetas), axis=1).max())
+    b1_0 = _b1_full(inst, arch, eta, data)
     b2 = float(np.max(pefll.jacobian_opnorms(arch, data, eta)))
     vals = dict(L1=inst.L1, b2=b2, beta=cfg.beta, b1=max(float(res["b1"]), b1_0),
                 sigma1_2=float(res["sigma1_2"]), sigma2_2=0.0, sigma3_2=0.0, b=float(p["m"]))
@@ -234,8 +239,7 @@ def simulate_p6(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     G = np.asarray(pefll.client_gradients(arch, jdata, cfg, eta))
     reg = 2 * p["lam"] * np.asarray(flat0)
     grad = G.mean(0) + reg
-    thetas = np.asarray(pefll.predict_thetas(arch, eta, data))
-    b1_0 = float(np.linalg.norm(inst.client_grads(thetas), axis=1).max())
+    b1_0 = _b1_full(inst, arch, eta, data)
     vals = dict(L1=inst.L1, b2=float(np.max(pefll.jacobian_opnorms(arch, data, eta))),
                 beta=cfg.beta, k=float(cfg.k), c=float(cfg.c),
                 b1=max(float(np.max(diag["b1"])), b1_0),
