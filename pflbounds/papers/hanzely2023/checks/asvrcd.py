@@ -119,14 +119,15 @@ CHECKS = [
           xlabel="n", ylabel="rounds to eps"),
     Check(P + "P6_zeta", "ASVRCD-PFL converges to the exact optimum at a rate that does not "
           "depend on heterogeneity", CheckKind.SCALING, Verdict.HOLDS, simulate_p6,
-          grid=tuple({**_BASE, "n": 20, "K": 3000, "spread": s, "counter": "iterations"}
+          grid=tuple({**_BASE, "n": 20, "K": 5000, "spread": s, "counter": "iterations"}
                      for s in (0.1, 1.0, 10.0)),
-          quick_grid=tuple({**_BASE, "n": 20, "K": 3000, "spread": s,
+          quick_grid=tuple({**_BASE, "n": 20, "K": 5000, "spread": s,
                             "counter": "iterations"} for s in (0.1, 10.0)),
           engine="mc", replicas=16, block_size=16, result_id=P + "theorem8", form="printed",
           predicted=0.0, tolerance=0.15, x_param="spread",
           description="Client optima spread 0.1, 1, 10 (zeta_*^2 over four decades): "
-          "iterations to 1e-6 of the initial error, no floor (LSGD-PFL keeps one: P4).",
+          "iterations to 1e-6 of the initial error (about 2300 +- 230: the horizon 5000 lets every "
+          "replica arrive), no floor (LSGD-PFL keeps one: P4).",
           xlabel="spread of the client optima", ylabel="iterations to eps"),
     Check(P + "P7", "Theorem 8's p_w minimises Theorem 9's iterations (rho fixed) and "
           "communications (rho = p_w/n) over the paper's grid",
