@@ -120,12 +120,13 @@ def test_case_refuses_a_point_outside_its_class():
         TightnessCase("even2022.theorem2", {"explicit": None}, {}, (), method="heavy_ball")
 
 
-def test_cli_tightness(audit_paper, tmp_path, capsys):
+def test_cli_tightness(audit_paper, extra_paper, tmp_path, capsys):
     assert main(["audit", "tightness", "--paper", "auditpaper", "--out", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "VIOLATED" in out and (tmp_path / "tightness-auditpaper.json").is_file()
     assert (tmp_path / "pepit-cache.json").is_file()
-    assert main(["audit", "tightness", "--paper", "hanzely2023"]) == 2
+    extra_paper("toypaper")  # a paper without an audit module
+    assert main(["audit", "tightness", "--paper", "toypaper"]) == 2
     assert "declares no tightness case" in capsys.readouterr().err
     afile = tmp_path / "afile"
     afile.write_text("")
