@@ -18,6 +18,7 @@ def extra_paper() -> Iterator:
     from pflbounds.symbolic import catalog, loader
 
     added: list[str] = []
+    registry.load_papers()  # the real papers' checks belong to the state restored below
     state = registry.snapshot()
     sys.path.insert(0, TESTPAPERS)
 
