@@ -256,6 +256,9 @@ def _form_name(r, form: str | None, part: str | None = None) -> str:
     """The form ``--form`` names (``printed`` when absent), checked against the result, and
     ``--part`` checked against the form's parts."""
     name = "printed" if form is None else form
+    if form is None and name not in r.forms:
+        raise CliError(f"{r.id} has no printed form (the default); give --form with one of "
+                       f"{', '.join(r.forms)}")
     if name not in r.forms:
         raise CliError(f"--form {form!r}: {r.id} has no such form; expected one of "
                        f"{', '.join(r.forms)}")

@@ -105,6 +105,13 @@ def test_show_unknown_form(capsys):
             "explicit, corrected") in one_error_line(err, "show")
 
 
+def test_eval_without_form_on_a_result_with_no_printed_form(capsys):
+    code, out, err = run(capsys, "eval", "scott2024.theorem3_1_T_min", "c=1", "k=1")
+    assert code == 2
+    assert ("scott2024.theorem3_1_T_min has no printed form (the default); give --form with "
+            "one of corrected") in one_error_line(err, "eval")
+
+
 # ----------------------------------------------------------------------------- eval
 def test_eval_json_keys_and_value(capsys):
     doc = run_json(capsys, "eval", "even2022.theorem2", "--form", "explicit", "eta=0.1", *AFO)
