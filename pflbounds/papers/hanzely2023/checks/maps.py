@@ -143,7 +143,7 @@ def plot_map(outcome) -> list[dict]:
     cols = ["lambda (rows), n (columns)", *(f"{n:g}" for n in NS)]
     cap = ("MX2 with mu' = 0.2, L' = 2, Lcal' = 20, M = 20, eps = 1e-6, from pflbounds "
            "complexity (Theorems 7-9, hidden constants 1).")
-    fig = map_figure(outcome)
+    fig = map_figure(outcome) if outcome is not None else None
     return [*([fig] if fig else []),
             {"kind": "table", "title": "Regime map: the method with the fewest rounds",
              "columns": cols, "rows": rows_c, "caption": cap},
