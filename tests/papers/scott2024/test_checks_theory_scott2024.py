@@ -40,7 +40,8 @@ def test_theorem_run_numbers():
 
 QUICK = ["E_C5_lemmaC5", "E_C4_theorem3_1_main", "E_C4_theorem3_1_appendix",
          "E_C4_theorem3_1_proof", "E_C5_theorem3_1", "E_C1_lemmaC4", "P6_lemmaC4_proof_step",
-         "E_algebra", "E_dimension", "E_P2_gamma", "E_P3_kl", "P3_kl_mc", "P7_lemmaC2", "P10", "P14"]
+         "E_algebra", "E_dimension", "E_P2_gamma", "E_P3_kl", "P3_kl_mc", "P7_lemmaC2", "P10",
+         "P14"]
 
 
 @pytest.mark.parametrize("cid", QUICK)
