@@ -79,3 +79,18 @@ def test_full_probability_checks(cid):
     chk = get(f"scott2024.{cid}")
     out = run_check(chk, quick=False, base_seed=0, progress=False)
     assert out.verdict == chk.expected, out.detail
+
+
+def test_lemma_c2_shows_as_a_table_of_both_equations():
+    """P7's report item is a table (lhs and bound of (44) and (45) per point), not a figure
+    with equation numbers on an axis; (44) is an equality, (45) lies above it."""
+    load_papers()
+    check = get("scott2024.P7_lemmaC2")
+    outcome = run_check(check, quick=True)
+    (table,) = check.plot(outcome)
+    assert table["kind"] == "table" and table["columns"][:2] == ["point", "equation"]
+    assert len(table["rows"]) == 2 * len(outcome.evidence)
+    for r44, r45 in zip(table["rows"][::2], table["rows"][1::2], strict=True):
+        assert (r44[1], r45[1]) == ("(44)", "(45)")
+        assert float(r44[2]) == pytest.approx(float(r44[3]), rel=1e-9)
+        assert float(r45[2]) <= float(r45[3]) * (1 + 1e-9)
