@@ -150,7 +150,7 @@ def probability_points(
             worst_hi = hi
             worst = (f"{int(x)} of {int(n)} draws violate the bound at point {i}: rate "
                      f"{_g(x / n)}, Clopper-Pearson {level} interval [{_g(lo)}, {_g(hi)}] "
-                     f"vs delta {_g(delta)}")
+                     f"vs delta = {_g(delta)}")
         d: dict[str, Any] = {
             "point": i, "params": dict(params[i]), "violations": np.asarray(x),
             "count": np.asarray(n), "rate": np.asarray(x / n), "rate_lo": np.asarray(lo),
