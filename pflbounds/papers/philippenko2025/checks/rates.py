@@ -37,14 +37,19 @@ from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
 
 
-def _fixed_regime(p: Mapping[str, Any]):
-    """TB-Q, 2 clusters of n at distance gap, common start at distance sqrt(2 e0/a) from the
-    optimum of cluster 0 (the checks measure client 0)."""
-    N = 2 * p["n"]
-    fam, labels = two_clusters(N, p["d"], p["gap"], p["a"], p["sigma2"])
+def _two_cluster_start(p: Mapping[str, Any], offset: float):
+    """TB-Q, 2 clusters of n at distance gap, common start at ``offset`` e_d (orthogonal to
+    the clusters' axis, so at distance ``offset`` from the optimum of cluster 0)."""
+    fam, labels = two_clusters(2 * p["n"], p["d"], p["gap"], p["a"], p["sigma2"])
     x0 = np.zeros(p["d"])
-    x0[-1] = np.sqrt(2 * p["e0"] / p["a"])
+    x0[-1] = offset
     return fam, labels, x0
+
+
+def _fixed_regime(p: Mapping[str, Any]):
+    """Start at distance sqrt(2 e0/a) from the optimum of cluster 0, i.e. at excess e0 for
+    its clients (the checks measure client 0)."""
+    return _two_cluster_start(p, np.sqrt(2 * p["e0"] / p["a"]))
 
 
 def _suf_own(fam, labels, p: Mapping[str, Any], eps: float) -> float:
@@ -68,11 +73,8 @@ def _adaptive_equals_oracle(fam, labels, x0, p, eta, K=30, R=20) -> float:
 
 # ------------------------------------------------------------------------------ P4, P11, P12
 def _far_start(p: Mapping[str, Any]):
-    N = 2 * p["n"]
-    fam, labels = two_clusters(N, p["d"], p["gap"], p["a"], p["sigma2"])
-    x0 = np.zeros(p["d"])
-    x0[-1] = p["x0"]
-    return fam, labels, x0
+    """Start at x0 e_d: far from both optima, where everyone collaborates."""
+    return _two_cluster_start(p, p["x0"])
 
 
 def simulate_plateau(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
