@@ -121,12 +121,21 @@ def dual_value(Z: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray,
     return val
 
 
-def assemble_increments(p: np.ndarray, i: np.ndarray, j: np.ndarray, n: int) -> np.ndarray:
-    """sum over pairs of the increments (w on block i, -w on block j), shape (R, n, d)."""
+@lru_cache(maxsize=64)
+def _incidence(n: int) -> np.ndarray:
+    """The (pairs x clients) incidence matrix of the pairs i < j (+1 on i, -1 on j), read-only."""
+    i, j = pair_index(n)
     E = np.zeros((i.size, n))
     E[np.arange(i.size), i] = 1.0
     E[np.arange(i.size), j] = -1.0
-    return np.einsum("mn,rmd->rnd", E, p)
+    E.flags.writeable = False
+    return E
+
+
+def assemble_increments(p: np.ndarray, n: int) -> np.ndarray:
+    """sum over the pairs i < j (:func:`pair_index` order) of the increments (w on block i,
+    -w on block j): E^T p, shape (R, n, d), with p of shape (R, n(n-1)/2, d)."""
+    return np.einsum("mn,rmd->rnd", _incidence(n), p)
 
 
 def _gap(Z, X, p, r, pb, ball) -> np.ndarray:
@@ -212,7 +221,7 @@ def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
         pb = None
     if ball is not None and pb is None:
         pb = np.zeros_like(Zs)
-    X = Zs - assemble_increments(p, i_all, j_all, n) - (0.0 if pb is None else pb)
+    X = Zs - assemble_increments(p, n) - (0.0 if pb is None else pb)
     groups = [(g, i_all[g], j_all[g], r[g]) for g in round_robin_matchings(n)]
     sweeps = 0
     for sweeps in range(1, max_sweeps + 1):  # noqa: B007 - sweeps is reported

@@ -53,7 +53,7 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 - reported
         pa, qa, ta, Za = p[active], q[active], t[active], Zs[active]
-        X = Za - assemble_increments(qa, i, j, n)
+        X = Za - assemble_increments(qa, n)
         v = qa + (X[:, i] - X[:, j]) / Lc
         nv = np.linalg.norm(v, axis=-1, keepdims=True)
         p_new = v * np.maximum(0.0, 1.0 - thresh / np.maximum(nv, 1e-300))
@@ -64,10 +64,10 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
         q[active] = p_new + beta * (p_new - pa)
         p[active], t[active] = p_new, t_new
         if it % check_every == 0 or it == max_iter:
-            Xa = Za - assemble_increments(p_new, i, j, n)
+            Xa = Za - assemble_increments(p_new, n)
             th = shrink_to_feasible(Xa, r)
             gap = 0.5 * ((th - Za) ** 2).sum(axis=(-2, -1)) - dual_value(Za, Xa, p_new, r)
             active = active[gap > tol[active]]
             if active.size == 0:
                 break
-    return certified(Zs, Zs - assemble_increments(p, i, j, n), p, r, it, single)
+    return certified(Zs, Zs - assemble_increments(p, n), p, r, it, single)
