@@ -30,6 +30,7 @@ from pflbounds.problems.pairwise_constraints import max_violation, pair_index
 __all__ = [
     "DykstraResult",
     "assemble_increments",
+    "certified_gap",
     "dual_value",
     "dykstra_project",
     "project_pairs",
@@ -138,8 +139,13 @@ def assemble_increments(p: np.ndarray, n: int) -> np.ndarray:
     return np.einsum("mn,rmd->rnd", _incidence(n), p)
 
 
-def _gap(Z, X, p, r, pb, ball) -> np.ndarray:
-    theta = shrink_to_feasible(X, r, ball)
+def certified_gap(Z: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray,
+                  pb: np.ndarray | None = None, ball: float | None = None,
+                  theta: np.ndarray | None = None) -> np.ndarray:
+    """The duality gap ||theta - Z||^2/2 - D(p) per replica (module docstring), theta the
+    shrunk iterate :func:`shrink_to_feasible` (X) unless given."""
+    if theta is None:
+        theta = shrink_to_feasible(X, r, ball)
     return 0.5 * ((theta - Z) ** 2).sum(axis=(-2, -1)) - dual_value(Z, X, p, r, pb, ball)
 
 
@@ -187,7 +193,7 @@ def certified(Zs: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray, sweep
     """Shrink the last iterate X to feasibility and certify it by the duality gap of the
     increments (module docstring)."""
     theta = shrink_to_feasible(X, r, ball)
-    gap = 0.5 * ((theta - Zs) ** 2).sum(axis=(-2, -1)) - dual_value(Zs, X, p, r, pb, ball)
+    gap = certified_gap(Zs, X, p, r, pb, ball, theta)
     viol = max_violation(X, r, ball)
     if single:
         return DykstraResult(theta[0], X[0], gap[0], viol[0], sweeps, p, pb)
@@ -240,6 +246,6 @@ def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
         if float(np.abs(X - X_old).max(initial=0.0)) >= tol:
             continue
         if gap_tol is None or sweeps % check_every == 0:
-            if gap_tol is None or float(_gap(Zs, X, p, r, pb, ball).max()) <= gap_tol:
+            if gap_tol is None or float(certified_gap(Zs, X, p, r, pb, ball).max()) <= gap_tol:
                 break
     return certified(Zs, X, p, r, sweeps, single, pb, ball)

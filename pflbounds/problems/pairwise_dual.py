@@ -22,9 +22,8 @@ from pflbounds.problems.dykstra import (
     DykstraResult,
     assemble_increments,
     certified,
-    dual_value,
+    certified_gap,
     prepare,
-    shrink_to_feasible,
 )
 
 __all__ = ["dual_project"]
@@ -65,8 +64,7 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
         p[active], t[active] = p_new, t_new
         if it % check_every == 0 or it == max_iter:
             Xa = Za - assemble_increments(p_new, n)
-            th = shrink_to_feasible(Xa, r)
-            gap = 0.5 * ((th - Za) ** 2).sum(axis=(-2, -1)) - dual_value(Za, Xa, p_new, r)
+            gap = certified_gap(Za, Xa, p_new, r)
             active = active[gap > tol[active]]
             if active.size == 0:
                 break
