@@ -37,11 +37,10 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.flatten_util import ravel_pytree
 
 from pflbounds.algorithms.client_models import objective
-from pflbounds.algorithms.hypernetworks import DenseNet, descriptor
+from pflbounds.algorithms.hypernetworks import DenseNet, descriptor, sqnorm
 
 ARCHITECTURES = ("pefll", "pfedhn", "fedavg")
 REG_STEPS = ("proof", "alg2")
@@ -158,10 +157,6 @@ def _jnp(data: ClientData) -> ClientData:
     return ClientData(*map(jnp.asarray, data))
 
 
-def _tree_norm2(t) -> jax.Array:
-    return sum(jnp.sum(a * a) for a in jax.tree_util.tree_leaves(t))
-
-
 def _pick(data: ClientData, i, idx):
     return data.z[i][idx], data.x[i][idx], data.y[i][idx]
 
@@ -273,7 +268,7 @@ def full_objective(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: 
     n = data.n
     Fi = jax.vmap(lambda i: objective(arch.model, arch.theta(eta, data.z[i], i), data.x[i],
                                       data.y[i], cfg.lam_theta))(jnp.arange(n))
-    return Fi.mean() + cfg.lam_h * _tree_norm2(eta["h"]) + cfg.lam_v * _tree_norm2(eta["v"])
+    return Fi.mean() + cfg.lam_h * sqnorm(eta["h"]) + cfg.lam_v * sqnorm(eta["v"])
 
 
 def client_gradients(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: dict
@@ -424,6 +419,3 @@ def errors(model, thetas: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
     """Mean per-point error of each client's theta on its points: (n,)."""
     return jax.vmap(lambda t, xx, yy: model.error(t, xx, yy).mean())(thetas, x, y)
 
-
-def as_numpy(tree: Any) -> Any:
-    return jax.tree_util.tree_map(np.asarray, tree)

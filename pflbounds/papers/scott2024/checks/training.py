@@ -25,7 +25,12 @@ from jax.flatten_util import ravel_pytree
 
 from pflbounds.algorithms import pefll
 from pflbounds.algorithms.client_models import LinearRegression
-from pflbounds.algorithms.hypernetworks import key_of, linear_embedding, linear_hypernetwork
+from pflbounds.algorithms.hypernetworks import (
+    key_of,
+    linear_embedding,
+    linear_hypernetwork,
+    to_numpy,
+)
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.problems.populations import LowRankInstance, LowRankRegression
 from pflbounds.symbolic.catalog import get
@@ -117,7 +122,7 @@ def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     Theorem 3.1 with the constants of the same runs (entry j = THEOREM_FORMS[j])."""
     inst, arch, data = setup(p)
     cfg = config(p)
-    out = pefll.as_numpy(pefll.train(arch, data, cfg, _keys(seed, R)))
+    out = to_numpy(pefll.train(arch, data, cfg, _keys(seed, R)))
     g2 = np.asarray(out["trace"]["grad2"])
     avg = g2[:, :-1].mean(axis=1)
     vals = trajectory_constants(p, inst, arch, data, out)
@@ -173,7 +178,7 @@ def simulate_p4(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     consecutive recorded iterates of each run, against L = b1 L2 + b2^2 L1 + L3 (Lemma C.1)
     with b1, b2 measured on that run (per replica)."""
     inst, arch, data = setup(p)
-    out = pefll.as_numpy(pefll.train(arch, data, config(p), _keys(seed, R)))
+    out = to_numpy(pefll.train(arch, data, config(p), _keys(seed, R)))
     tr = out["trace"]
     dg = np.linalg.norm(np.diff(tr["grad"], axis=1), axis=2)
     de = np.linalg.norm(np.diff(tr["eta"], axis=1), axis=2)
@@ -212,7 +217,7 @@ def simulate_p5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     against the corrected form (= printed when b = m) with constants measured at eta_t."""
     inst, arch, data, cfg, eta = _fixed_point(p)
     clients = jnp.arange(int(p["clients"]))
-    res = pefll.as_numpy(pefll.chained_gradients(arch, pefll.ClientData(
+    res = to_numpy(pefll.chained_gradients(arch, pefll.ClientData(
         *map(jnp.asarray, data)), cfg, eta, clients, _keys(seed, R)))
     err = np.sum((res["chained"] - res["grad_Fi"][None, :, None, :]) ** 2, axis=-1)
     b1_0 = _b1_full(inst, arch, eta, data)
