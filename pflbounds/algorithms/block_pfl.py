@@ -384,11 +384,12 @@ def svrcd_estimator(problem: ClientBlockOracle, st: Mapping[str, np.ndarray],
     grad_beta f_m(v) (st["gb_v"]), for component indices ``idx`` (R, M) and the block coin
     ``on_w`` (R,): the estimate of (grad_w F, grad_beta F), shapes (R, d0), (R, M, d1)."""
     M = problem.M
-    cv = 1.0 if control_variate else 0.0
     gyw, gyb = problem.client_grads(st["w"], st["beta"], idx)
-    gvw, gvb = problem.client_grads(st["wv"], st["bv"], idx)
-    gw = _w(on_w, (gyw - cv * gvw).sum(1) / (pw * M) + st["gw_v"], st["gw_v"])
-    gb = _w(on_w, st["gb_v"] / M, (gyb - cv * gvb) / ((1 - pw) * M) + st["gb_v"] / M)
+    if control_variate:  # the printed estimator skips the snapshot's component gradients
+        gvw, gvb = problem.client_grads(st["wv"], st["bv"], idx)
+        gyw, gyb = gyw - gvw, gyb - gvb
+    gw = _w(on_w, gyw.sum(1) / (pw * M) + st["gw_v"], st["gw_v"])
+    gb = _w(on_w, st["gb_v"] / M, gyb / ((1 - pw) * M) + st["gb_v"] / M)
     return gw, gb
 
 
