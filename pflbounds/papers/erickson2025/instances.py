@@ -17,7 +17,7 @@ import cvxpy as cp
 import numpy as np
 
 from pflbounds.problems.dykstra import shrink_to_feasible
-from pflbounds.problems.inexact_projection import Projector
+from pflbounds.problems.inexact_projection import Projector, gradient_mapping
 from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet, pair_index
 
 
@@ -101,7 +101,7 @@ def certified_gmap_sq(inst: QuadraticClients, theta: np.ndarray, eta: float,
     """||G_eta(theta)||^2 per replica with the exact projection, as a certified interval
     (lower, upper): the projection is computed by ``proj`` (an iterative method with a
     certified gap g), so ||G - G_exact|| <= sqrt(2 g)/eta."""
-    G = (theta - proj(theta - eta * inst.grad_f(theta))) / eta
+    G = gradient_mapping(theta, inst.grad_f(theta), eta, proj)
     norm = np.sqrt((G * G).sum(axis=(-2, -1)))
     err = np.zeros_like(norm) if proj.gap is None else np.sqrt(2 * np.maximum(proj.gap, 0)) / eta
     return np.maximum(norm - err, 0.0) ** 2, (norm + err) ** 2

@@ -12,7 +12,12 @@ import numpy as np
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance
 from pflbounds.papers.erickson2025.instances import QuadraticClients
-from pflbounds.problems.inexact_projection import Projector, controlled_delta, inexactness
+from pflbounds.problems.inexact_projection import (
+    Projector,
+    controlled_delta,
+    gradient_mapping,
+    inexactness,
+)
 from pflbounds.problems.pairwise_constraints import pair_index
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
@@ -149,7 +154,7 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     th1 = proj(z).reshape(m, len(subsets), n, d)
     worst = float(np.max(proj.gap)) / eta
     phi1 = np.where(mk, theta[:, None], phi[:, None])
-    gm = (theta - proj(theta - eta * inst.grad_f(theta))) / eta
+    gm = gradient_mapping(theta, inst.grad_f(theta), eta, proj)
     worst = max(worst, float(np.max(proj.gap)) / eta)
     g2 = (gm**2).sum(axis=(1, 2))
     f1 = inst.f(th1).mean(axis=1)
