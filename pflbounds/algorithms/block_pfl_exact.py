@@ -25,8 +25,7 @@ from pflbounds.exact.propagator_metrics import QuadraticMetrics
 __all__ = ["acd_pfl_draws", "excess_metric", "lsgd_pfl_metrics", "lsgd_pfl_schedule"]
 
 
-def excess_metric(H: np.ndarray, x_star: np.ndarray, offset: int = 0,
-                  n_state: int | None = None) -> QuadraticMetrics:
+def excess_metric(H: np.ndarray, x_star: np.ndarray, offset: int = 0) -> QuadraticMetrics:
     """F(x) - F^* for x read at positions offset .. offset + N of the state."""
     N = H.shape[0]
     return QuadraticMetrics(Q=H[None, None], x_star=np.asarray(x_star, float)[None, None],
