@@ -157,10 +157,6 @@ def _jnp(data: ClientData) -> ClientData:
     return ClientData(*map(jnp.asarray, data))
 
 
-def _pick(data: ClientData, i, idx):
-    return data.z[i][idx], data.x[i][idx], data.y[i][idx]
-
-
 def _batch_index(key, m: int, b: int | None):
     return jnp.arange(m) if b is None or b >= m else jax.random.choice(key, m, (b,),
                                                                          replace=False)
