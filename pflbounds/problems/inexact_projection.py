@@ -90,12 +90,12 @@ def inexactness(u: np.ndarray, z: np.ndarray, exact: np.ndarray, eta: float) -> 
 
 
 def controlled_delta(z: np.ndarray, exact: np.ndarray, centre: np.ndarray, eta: float,
-                     delta: float) -> np.ndarray:
+                     delta: float | np.ndarray) -> np.ndarray:
     """A feasible projection of z whose inexactness is exactly ``delta`` (digest §4.3 item 4):
     u = ubar + lambda (c - ubar), ubar = Pi_K(z), c in K (e.g. a consensus point), with
     lambda in [0, 1] the root of (1/(2 eta)) (lambda b + lambda^2 a) = delta, a = ||c - ubar||
     ^2, b = 2 <ubar - z, c - ubar> >= 0 (capped at 1, where the inexactness is then below
-    delta). Shapes (R, n, d)."""
+    delta). Shapes (R, n, d); ``delta`` a scalar or one value per replica (R,)."""
     ax = (-2, -1)
     w = centre - exact
     a = (w * w).sum(axis=ax)

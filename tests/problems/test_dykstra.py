@@ -105,6 +105,10 @@ def test_controlled_delta_projection_has_exactly_the_requested_inexactness():
         np.testing.assert_allclose(inexactness(u, Z, exact, eta), delta, rtol=1e-6)
         # Lemma A.2 (5): ||u - Pi(z)||^2 <= 2 eta delta
         assert np.all(((u - exact) ** 2).sum(axis=(1, 2)) <= 2 * eta * delta * (1 + 1e-9))
+    # one delta per replica: each replica gets its own
+    deltas = np.geomspace(1e-6, 1e-3, Z.shape[0])
+    u = controlled_delta(Z, exact, centre, eta, deltas)
+    np.testing.assert_allclose(inexactness(u, Z, exact, eta), deltas, rtol=1e-6)
 
 
 def test_gradient_mapping_is_zero_at_a_constrained_minimiser_and_projector_errors():

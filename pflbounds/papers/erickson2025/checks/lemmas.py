@@ -45,8 +45,7 @@ def simulate_p7(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     ubar = proj(z)
     delta = 10.0 ** rng.uniform(-6, -2, m)
     centre = np.broadcast_to(z.mean(axis=1, keepdims=True), z.shape)
-    u = np.stack([controlled_delta(z[k:k + 1], ubar[k:k + 1], centre[k:k + 1], eta,
-                                   float(delta[k]))[0] for k in range(m)])
+    u = controlled_delta(z, ubar, centre, eta, delta)
     delta_used = np.maximum(inexactness(u, z, ubar, eta), 0.0)
     ax = (1, 2)
     rhs = np.asarray(evaluate(
