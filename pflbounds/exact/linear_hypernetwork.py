@@ -116,20 +116,25 @@ class LinearHypernetworkSGD:
         return {"step_sq": float(prop.metrics[1, 0]), "inner": float(g @ move),
                 "grad_sq": float(g @ g), "inner_reg": float(g @ (2 * self.lam * eta0))}
 
-    def average_sq_grad(self, e0: float, T: int, start: int = 1) -> float:
-        """(1/T) sum_{t=start}^{start+T-1} E||grad F(eta_t)||^2 in closed form for lam = 0,
-        where only e_t = eta_t . v - theta* moves: e_{t+1} = q e_t + noise, q = 1 - (1 - r^k)
-        |v|^2, Var(noise) = w, so E e_t^2 = q^{2t} e0^2 + w (1 - q^{2t})/(1 - q^2) and
-        ||grad F||^2 = |v|^2 e^2 (geometric sums, no loop over t)."""
+    def _e_dynamics(self) -> tuple[float, float, float]:
+        """(|v|^2, q^2, w) of e_{t+1} = q e_t + noise, Var(noise) = w, for lam = 0 (see
+        :meth:`average_sq_grad`); refuses lam != 0 and non-contracting dynamics."""
         if self.lam != 0:
-            raise ValueError("the closed-form average needs lam = 0 (use expected_sq_grad)")
-        v = self.vec
-        v2 = float(v @ v)
+            raise ValueError("the closed-form e_t dynamics need lam = 0 (use expected_sq_grad)")
+        v2 = float(self.vec @ self.vec)
         shrink, noise_sum = self._r()
         q2 = (1 - shrink * v2) ** 2
         if q2 >= 1:
             raise ValueError(f"the dynamics do not contract: (1 - (1 - r^k)|v|^2)^2 = {q2:.6g}")
         w = self.beta**2 * self.s2 / self.c * noise_sum * v2**2
+        return v2, q2, w
+
+    def average_sq_grad(self, e0: float, T: int, start: int = 1) -> float:
+        """(1/T) sum_{t=start}^{start+T-1} E||grad F(eta_t)||^2 in closed form for lam = 0,
+        where only e_t = eta_t . v - theta* moves: e_{t+1} = q e_t + noise, q = 1 - (1 - r^k)
+        |v|^2, Var(noise) = w, so E e_t^2 = q^{2t} e0^2 + w (1 - q^{2t})/(1 - q^2) and
+        ||grad F||^2 = |v|^2 e^2 (geometric sums, no loop over t)."""
+        v2, q2, w = self._e_dynamics()
         tot_pow = q2**start * float(geometric_sum(np.asarray(q2), np.asarray(T)))
         total = e0**2 * tot_pow + w / (1 - q2) * (T - tot_pow)
         return v2 * total / T
@@ -137,10 +142,7 @@ class LinearHypernetworkSGD:
     def stationary_sd(self) -> float:
         """Largest standard deviation of e_t = eta_t . v - theta* over rounds from e_0 = 0
         (its stationary value, lam = 0)."""
-        v2 = float(self.vec @ self.vec)
-        shrink, noise_sum = self._r()
-        q2 = (1 - shrink * v2) ** 2
-        w = self.beta**2 * self.s2 / self.c * noise_sum * v2**2
+        _, q2, w = self._e_dynamics()
         return float(np.sqrt(w / (1 - q2)))
 
     def log10_zone_exit_bound(self, T: int, zone: float = 1.0) -> float:
