@@ -90,8 +90,3 @@ def acd_iterations_to(obj: PFLObjective, rel: float) -> tuple[int, dict[str, flo
     if not hit.size:
         raise RuntimeError(f"ACD-PFL did not reach {rel:g} of its initial error in {K} steps")
     return int(ks[hit[0]]), par
-
-
-def first_reach(values: np.ndarray, ks: np.ndarray, target: float) -> float:
-    hit = np.flatnonzero(np.asarray(values) <= target)
-    return float(ks[hit[0]]) if hit.size else float("inf")
