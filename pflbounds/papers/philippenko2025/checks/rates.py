@@ -18,6 +18,7 @@ import numpy as np
 
 from pflbounds.algorithms.adaptive_afo import run_afo_adaptive
 from pflbounds.algorithms.collaborative import run_afo
+from pflbounds.algorithms.driver import first_reach
 from pflbounds.algorithms.similarity_weights import Criterion, true_gradient_rule
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact.linear_gaussian import afa_expected_excess, afo_expected_excess, afo_limit
@@ -224,8 +225,8 @@ def simulate_p9_horizon(p: Mapping[str, Any], R: int, seed: np.random.SeedSequen
 
 # ------------------------------------------------------------------------------ P10, E10
 def _first_reach(exact: np.ndarray, eps: float) -> float:
-    hit = np.flatnonzero(exact <= eps)
-    return float(hit[0]) if hit.size else float("inf")
+    """First T with exact[T] <= eps (inf if never)."""
+    return float(first_reach(exact[None], eps, np.arange(exact.size))[0])
 
 
 def simulate_p10(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
