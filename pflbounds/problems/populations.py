@@ -1,4 +1,4 @@
-"""Synthetic client populations for hypernetwork methods (PeFLL digest §6.1, issue section 3).
+"""Synthetic client populations for hypernetwork methods (PeFLL digest §6.1).
 
 * :class:`LowRankRegression` (population A): z_i ~ N(0, I_q), w_i = W* z_i (q < p), x ~ N(0,
   I_p), y = w_i^T x + e, e ~ N(0, s^2); per-point features psi(x, y) = y x (E[y x] = w_i);

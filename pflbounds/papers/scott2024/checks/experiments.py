@@ -2,7 +2,7 @@
 unseen-client accuracy of Local, FedAvg, FedAvg + fine-tuning, a pFedHN-style hypernetwork
 and PeFLL.
 
-Setting (issue section 5, scaled to 2 cores): C = 5 Gaussian classes in p = 10 dimensions,
+Setting (scaled to 2 cores): C = 5 Gaussian classes in p = 10 dimensions,
 pi_i ~ Dir(alpha), n seen clients plus n/9 unseen ones (90% / 10%), m = 4500/n training points
 per client (less data per client as n grows, as in CIFAR with 100-1000 clients), 5% of the
 seen clients per round, k = 10 local steps, descriptors from a batch of up to 32 points,
