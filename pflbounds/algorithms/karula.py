@@ -29,8 +29,8 @@ import numpy as np
 
 from pflbounds.algorithms.driver import Costs, Metric, Run, iterate
 
-__all__ = ["READINGS", "ESTIMATORS", "karula_state", "karula_step", "run_karula",
-           "sample_subsets"]
+__all__ = ["READINGS", "ESTIMATORS", "karula_estimate", "karula_state", "karula_step",
+           "run_karula", "sample_subsets"]
 
 READINGS = ("A", "B")
 ESTIMATORS = ("vr", "plain")
@@ -66,6 +66,19 @@ def karula_state(theta0: np.ndarray, weighted_grad: WeightedGrad, sigma2: float,
             "z": theta.copy(), "phi": theta.copy()}
 
 
+def karula_estimate(G: np.ndarray, y: np.ndarray, mask: np.ndarray, s: int,
+                    reading: str = "B", estimator: str = "vr") -> np.ndarray:
+    """The estimate nu^k of Algorithm 1 (module docstring: Reading A, Reading B or the plain
+    estimate) from the fresh gradients G, the table y (..., n, d) and the participation mask
+    (..., n, 1) of the s sampled clients."""
+    n = G.shape[-2]
+    if estimator == "plain":
+        return np.where(mask, G, 0.0) / s
+    if reading == "B":
+        return y / n + np.where(mask, G - y, 0.0) / s
+    return y + np.where(mask, G - y, 0.0) / s
+
+
 def karula_step(weighted_grad: WeightedGrad, project: Project, *, eta: float, s: int,
                 sigma2: float, rng: np.random.Generator, reading: str = "B",
                 estimator: str = "vr"):
@@ -85,12 +98,7 @@ def karula_step(weighted_grad: WeightedGrad, project: Project, *, eta: float, s:
         R, n, d = theta.shape
         mask = sample_subsets(rng, R, n, s)[..., None]
         G = _oracle(weighted_grad, theta, sigma2, rng)
-        if estimator == "plain":
-            nu = np.where(mask, G, 0.0) / s
-        elif reading == "B":
-            nu = y / n + np.where(mask, G - y, 0.0) / s
-        else:
-            nu = y + np.where(mask, G - y, 0.0) / s
+        nu = karula_estimate(G, y, mask, s, reading, estimator)
         z = theta - eta * nu
         new = dict(st)
         new["y"] = np.where(mask, G, y)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.algorithms.karula import karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance
 from pflbounds.papers.erickson2025.instances import QuadraticClients
@@ -148,7 +149,7 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     np.put_along_axis(mask, subsets, True, axis=1)
     mk = mask[None, :, :, None]
     G_th = inst.weighted_grad(theta)
-    nu = (y / n)[:, None] + np.where(mk, (G_th - y)[:, None], 0.0) / s
+    nu = karula_estimate(G_th[:, None], y[:, None], mk, s, reading="B")
     z = (theta[:, None] - eta * nu).reshape(-1, n, d)
     th1 = proj(z).reshape(m, len(subsets), n, d)
     worst = float(np.max(proj.gap)) / eta
