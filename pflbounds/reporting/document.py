@@ -326,14 +326,14 @@ class _Writer:
             self.add(_t(self.report.error_control), "")
         self.add(
             "#table(",
-            "  columns: (auto, 1fr, auto, auto, auto, auto),",
-            "  align: (left, left, left, left, right, right),",
-            "  " + _header("Check", "Result (form)", "Kind", "Verdict", "Margin", "Replicas")
+            "  columns: (auto, 1fr, auto, auto, auto),",
+            "  align: (left, left, left, right, right),",
+            "  " + _header("Check", "Result (form), kind", "Verdict", "Margin", "Replicas")
             + ",",
         )
         for section in self.report.sections:
             self.add(
-                f"  table.cell(colspan: 6, fill: luma(240))[*{escape_markup(section.title)}*],"
+                f"  table.cell(colspan: 5, fill: luma(240))[*{escape_markup(section.title)}*],"
             )
             for v in section.verdicts:
                 self.add("  " + self._verdict_cells(v) + ",")
@@ -346,8 +346,8 @@ class _Writer:
         return ", ".join(
             [
                 f"[{check}]",
-                f"[{_ident(v.result_id)} ({escape_markup(v.form)})]",
-                f"[{escape_markup(v.kind.replace('_', ' '))}]",
+                f"[{_ident(v.result_id)} ({escape_markup(v.form)}) \\ "
+                f"#muted[{escape_markup(v.kind.replace('_', ' '))}]]",
                 f"[{_verdict(v.verdict, v.expected)}]",
                 f"[{format_margin(v.margin)}]",
                 f"[{format_replicas(v.replicas)}]",
