@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.algorithms.karula import karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance
 from pflbounds.problems.inexact_projection import Projector
@@ -31,8 +32,8 @@ def simulate_reading_bias(p: Mapping[str, Any], R: int, seed: np.random.SeedSequ
     mask = np.zeros((len(subsets), n, 1), dtype=bool)
     np.put_along_axis(mask, subsets[:, :, None], True, axis=1)
     grad_f = G / n
-    nu_a = (y[None] + np.where(mask, (G - y)[None], 0.0) / s).mean(axis=0)
-    nu_b = (y[None] / n + np.where(mask, (G - y)[None], 0.0) / s).mean(axis=0)
+    nu_a = karula_estimate(G[None], y[None], mask, s, reading="A").mean(axis=0)
+    nu_b = karula_estimate(G[None], y[None], mask, s, reading="B").mean(axis=0)
     bias = np.array([np.linalg.norm(nu_a - grad_f), np.linalg.norm(nu_b - grad_f)])
     pred_a = np.linalg.norm((1 - 1 / n) * y + G / n - grad_f)
     return {"mean": bias, "ks": np.array([1.0, 2.0]), "bound_printed": np.zeros(2),
