@@ -11,6 +11,7 @@ import numpy as np
 
 from pflbounds.algorithms.block_pfl import run_lsgd_pfl
 from pflbounds.algorithms.block_pfl_exact import lsgd_pfl_metrics, lsgd_pfl_schedule
+from pflbounds.algorithms.driver import first_reach
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact import propagate
 from pflbounds.papers.hanzely2023 import lsgd as thm
@@ -105,8 +106,7 @@ def simulate_p5(p: Mapping[str, Any], R: int, seed) -> dict:
     # rounds after k steps are ceil(k/tau): recording every tau steps reads them exactly
     run = run_lsgd_pfl(obj, eta, tau, int(K), 1, np.random.default_rng(0), mu=inputs["mu"],
                        record=np.arange(0, int(K) + 1, tau))
-    hit = np.flatnonzero(run.metrics["excess_avg"][0] <= eps)
-    rounds = float(run.costs["rounds"][0, hit[0]]) if hit.size else float("inf")
+    rounds = float(first_reach(run.metrics["excess_avg"], eps, run.costs["rounds"])[0])
     return {"ks": np.array([float(tau)]), "mean": np.array([rounds]),
             "bound": np.array([float(np.ceil(K / tau))]), "cost": np.asarray(rounds),
             "eta": np.asarray(eta)}
