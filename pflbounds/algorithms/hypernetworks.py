@@ -109,11 +109,6 @@ def descriptor(embed: DenseNet, eta_v: Params, z: jax.Array) -> jax.Array:
     return embed.apply(eta_v, z).mean(axis=-2)
 
 
-def flatten(params: Params) -> jax.Array:
-    """All parameters as one vector (the order of ``jax.tree_util.tree_leaves``)."""
-    return jnp.concatenate([jnp.ravel(x) for x in jax.tree_util.tree_leaves(params)])
-
-
 def sqnorm(params: Params) -> jax.Array:
     """||params||^2 (Frobenius over every leaf)."""
     return sum(jnp.sum(x * x) for x in jax.tree_util.tree_leaves(params))
