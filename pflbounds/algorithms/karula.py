@@ -23,14 +23,15 @@ clients are array axes; the only Python loop is the driver's loop over k.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
 from pflbounds.algorithms.driver import Costs, Metric, Run, iterate
 
-__all__ = ["READINGS", "ESTIMATORS", "karula_estimate", "karula_state", "karula_step",
-           "run_karula", "sample_subsets"]
+__all__ = ["READINGS", "ESTIMATORS", "all_subset_masks", "karula_estimate", "karula_state",
+           "karula_step", "run_karula", "sample_subsets"]
 
 READINGS = ("A", "B")
 ESTIMATORS = ("vr", "plain")
@@ -46,6 +47,15 @@ def sample_subsets(rng: np.random.Generator, R: int, n: int, s: int) -> np.ndarr
     order = rng.random((R, n)).argsort(axis=1)[:, :s]
     mask = np.zeros((R, n), dtype=bool)
     np.put_along_axis(mask, order, True, axis=1)
+    return mask
+
+
+def all_subset_masks(n: int, s: int) -> np.ndarray:
+    """Participation masks (C(n, s), n, 1) of every s-subset of the n clients, in
+    lexicographic order: the exact expectation over S_k is the mean over the first axis."""
+    subsets = np.array(list(itertools.combinations(range(n), s)))
+    mask = np.zeros((len(subsets), n, 1), dtype=bool)
+    np.put_along_axis(mask, subsets[:, :, None], True, axis=1)
     return mask
 
 

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 
 from pflbounds.algorithms.driver import Costs
-from pflbounds.algorithms.karula import karula_step, run_karula, sample_subsets
+from pflbounds.algorithms.karula import (
+    all_subset_masks,
+    karula_estimate,
+    karula_step,
+    run_karula,
+    sample_subsets,
+)
 
 
 def test_subsets_have_exactly_s_clients_and_uniform_inclusion():
@@ -84,3 +90,17 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="s must lie"):
         run_karula(wg, np.zeros((1, 4, 2)), lambda z: z, eta=1.0, s=5, K=1,
                    rng=np.random.default_rng(0), metrics={"x": lambda st: st["theta"]})
+
+
+def test_the_estimates_means_over_all_subsets_match_their_expectations():
+    rng = np.random.default_rng(3)
+    n, s = 5, 2
+    mask = all_subset_masks(n, s)
+    assert mask.shape == (10, n, 1) and np.all(mask.sum(axis=1) == s)
+    assert len({m.tobytes() for m in mask}) == 10  # every 2-subset once
+    G, y = rng.standard_normal((n, 3)), rng.standard_normal((n, 3))
+    mean = {(rd, est): karula_estimate(G[None], y[None], mask, s, rd, est).mean(axis=0)
+            for rd, est in (("A", "vr"), ("B", "vr"), ("B", "plain"))}
+    np.testing.assert_allclose(mean["B", "vr"], G / n, atol=1e-14)
+    np.testing.assert_allclose(mean["B", "plain"], G / n, atol=1e-14)
+    np.testing.assert_allclose(mean["A", "vr"], (1 - 1 / n) * y + G / n, atol=1e-14)

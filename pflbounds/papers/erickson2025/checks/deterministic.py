@@ -4,12 +4,12 @@ variance identity over all subsets (P6)."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from pflbounds.algorithms.karula import all_subset_masks, karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet
 from pflbounds.symbolic.catalog import get
@@ -129,10 +129,7 @@ def simulate_p6_identity(p: Mapping[str, Any], R: int, seed: np.random.SeedSeque
     g_th = np.einsum("nij,nj->ni", H, theta) - b
     g_ph = np.einsum("nij,nj->ni", H, phi) - b
     grad_f = g_th / n
-    subsets = np.array(list(itertools.combinations(range(n), s)))
-    mask = np.zeros((len(subsets), n))
-    np.put_along_axis(mask, subsets, 1.0, axis=1)
-    nu = g_ph[None] / n + mask[:, :, None] * (g_th - g_ph)[None] / s
+    nu = karula_estimate(g_th[None], g_ph[None], all_subset_masks(n, s), s, reading="B")
     mse = float(((nu - grad_f[None]) ** 2).sum(axis=(1, 2)).mean())
     exact = (n - s) / (n * n * s) * float(((g_th - g_ph) ** 2).sum())
     L = float(np.linalg.eigvalsh(H).max())

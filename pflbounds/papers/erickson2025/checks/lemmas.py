@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.algorithms.karula import karula_estimate
+from pflbounds.algorithms.karula import all_subset_masks, karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance
 from pflbounds.papers.erickson2025.instances import QuadraticClients
@@ -132,8 +132,6 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     phi^k||^2 <= -eta^2 (1/(2 eta) - L)||G_eta(theta^k)||^2 + 2 delta, delta the largest
     certified inexactness of the projections. Residual: the largest excess over the bound,
     relative to 1 + |V^k|."""
-    import itertools
-
     rng = np.random.default_rng(seed)
     inst = point_instance(p)
     n, d, s, L = inst.n, inst.d, int(p["s"]), inst.L
@@ -144,14 +142,12 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     theta = proj(inst.optimum[0] + spread * rng.standard_normal((m, n, d)))
     phi = theta + spread * rng.standard_normal((m, n, d))
     y = inst.weighted_grad(phi)
-    subsets = np.array(list(itertools.combinations(range(n), s)))
-    mask = np.zeros((len(subsets), n), dtype=bool)
-    np.put_along_axis(mask, subsets, True, axis=1)
-    mk = mask[None, :, :, None]
+    mk = all_subset_masks(n, s)[None]
+    n_sub = mk.shape[1]
     G_th = inst.weighted_grad(theta)
     nu = karula_estimate(G_th[:, None], y[:, None], mk, s, reading="B")
     z = (theta[:, None] - eta * nu).reshape(-1, n, d)
-    th1 = proj(z).reshape(m, len(subsets), n, d)
+    th1 = proj(z).reshape(m, n_sub, n, d)
     worst = float(np.max(proj.gap)) / eta
     phi1 = np.where(mk, theta[:, None], phi[:, None])
     gm = gradient_mapping(theta, inst.grad_f(theta), eta, proj)

@@ -4,13 +4,12 @@ meets (erratum 7)."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from pflbounds.algorithms.karula import karula_estimate
+from pflbounds.algorithms.karula import all_subset_masks, karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance
 from pflbounds.problems.inexact_projection import Projector
@@ -28,9 +27,7 @@ def simulate_reading_bias(p: Mapping[str, Any], R: int, seed: np.random.SeedSequ
     n, d, s = inst.n, inst.d, int(p["s"])
     theta, phi = rng.standard_normal((n, d)), rng.standard_normal((n, d))
     G, y = inst.weighted_grad(theta), inst.weighted_grad(phi)
-    subsets = np.array(list(itertools.combinations(range(n), s)))
-    mask = np.zeros((len(subsets), n, 1), dtype=bool)
-    np.put_along_axis(mask, subsets[:, :, None], True, axis=1)
+    mask = all_subset_masks(n, s)
     grad_f = G / n
     nu_a = karula_estimate(G[None], y[None], mask, s, reading="A").mean(axis=0)
     nu_b = karula_estimate(G[None], y[None], mask, s, reading="B").mean(axis=0)
