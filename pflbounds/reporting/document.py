@@ -157,6 +157,17 @@ def _sentence(markup: str) -> str:
     return markup if not markup or markup[-1] in ".!?)$" else markup + "."
 
 
+def _item_title(title: str, check_id: str) -> str:
+    """A figure's or table's title as Typst: a leading ``CHECK_ID: `` is set as an identifier
+    (plain text would typeset ``E_dimension`` as E with a subscript), the rest as text."""
+    if not title:
+        return ""
+    prefix = f"{check_id}: "
+    if check_id and title.startswith(prefix):
+        return f"{_ident(check_id)}: {_sentence(_t(title[len(prefix):]))}"
+    return _sentence(_t(title))
+
+
 class _Writer:
     """Accumulates the Typst source; knows the figure file stems."""
 
@@ -473,13 +484,13 @@ class _Writer:
         state = "expected" if v.as_expected else f"expected {v.expected}"
         context = f"Check {v.check_id}: {v.verdict} ({state})."
         for plot in v.plots:
-            self.figure(plot, context)
+            self.figure(plot, context, v.check_id)
         for k, table in enumerate(v.tables, 1):
-            self.value_table(table, f"{v.check_id}-{k}", context)
+            self.value_table(table, f"{v.check_id}-{k}", context, v.check_id)
 
-    def figure(self, plot: PlotSpec, context: str) -> None:
+    def figure(self, plot: PlotSpec, context: str, check_id: str = "") -> None:
         stem = self.stems[id(plot)]
-        title = _sentence(_t(plot.title)) if plot.title else ""
+        title = _item_title(plot.title, check_id)
         caption = _sentence(_t(plot.caption)) if plot.caption and plot.caption != plot.title \
             else ""
         self.add(
@@ -491,8 +502,9 @@ class _Writer:
             "",
         )
 
-    def value_table(self, table: ValueTable, key: str, context: str) -> None:
-        title = _sentence(_t(table.title)) if table.title else ""
+    def value_table(self, table: ValueTable, key: str, context: str,
+                    check_id: str = "") -> None:
+        title = _item_title(table.title, check_id)
         caption = _sentence(_t(table.caption)) if table.caption else ""
         cells = ", ".join(f"[{_t(c)}]" for row in table.rows for c in row)
         n = len(table.columns)
@@ -538,7 +550,8 @@ class _Writer:
         if e.check_id not in self.rows:  # the check's figures are not in the report
             for plot in e.plots:
                 self.figure(plot, f"Erratum {e.id}"
-                            + (f", check {e.check_id}." if e.check_id else "."))
+                            + (f", check {e.check_id}." if e.check_id else "."),
+                            e.check_id or "")
 
     # -- appendix ------------------------------------------------------------------------
     def appendix(self) -> None:

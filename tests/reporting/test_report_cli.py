@@ -172,3 +172,15 @@ def test_sigint_is_one_line_and_exit_130(small_results, tmp_path):
         f"pflbounds report: interrupted; {out} and its figures are as they were"]
     assert not out.exists() and not (tmp_path / "figures").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_item_title_sets_a_leading_check_id_as_an_identifier():
+    """A figure or table title 'CHECK_ID: text' keeps the id verbatim (no subscript)."""
+    from pflbounds.reporting.document import _ident, _item_title, _sentence, _t
+
+    t = _item_title("erickson2025.E_dimension: Erratum: eps is not unit-consistent",
+                    "erickson2025.E_dimension")
+    assert t.startswith(_ident("erickson2025.E_dimension") + ": ")
+    assert "E_dimension" not in t[len(_ident("erickson2025.E_dimension")):]
+    assert _item_title("", "x.y") == ""
+    assert _item_title("a_b: other title", "x.y") == _sentence(_t("a_b: other title"))
