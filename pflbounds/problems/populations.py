@@ -20,7 +20,8 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["LabelShift", "LowRankRegression", "LowRankInstance", "nuclear_lower_bound"]
+__all__ = ["LabelShift", "LabelShiftClients", "LowRankInstance", "LowRankRegression",
+           "label_shift_risk", "nuclear_lower_bound"]
 
 
 # ------------------------------------------------------------------------------ population A
