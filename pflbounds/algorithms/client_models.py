@@ -62,6 +62,25 @@ class Softmax:
         return (jnp.argmax(self.logits(theta, x), axis=-1) != y).astype(jnp.float64)
 
 
+@dataclass(frozen=True)
+class BinaryLogistic:
+    """theta in R^p, labels y in {-1, 1}: ell = log(1 + exp(-y theta^T x)); the 0-1 error of
+    sign(theta^T x) with sign(0) = 1 (a linear classifier through the origin)."""
+
+    p: int
+
+    @property
+    def d(self) -> int:
+        return self.p
+
+    def point_loss(self, theta: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
+        return jax.nn.softplus(-y * (x @ theta))
+
+    def error(self, theta: jax.Array, x: jax.Array, y: jax.Array) -> jax.Array:
+        """0-1 error of sign(theta^T x), per point."""
+        return (jnp.where(x @ theta >= 0, 1.0, -1.0) != y).astype(jnp.float64)
+
+
 def objective(model, theta: jax.Array, x: jax.Array, y: jax.Array,
               lam_theta: float) -> jax.Array:
     """f_i(theta) = mean_j ell(x_j, y_j, theta) + lam_theta ||theta||^2."""
