@@ -101,7 +101,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
             raise _error(f"--only {', '.join(bad)}: not a result of {paper} "
                          f"(`pflbounds list --paper {paper}`)")
     audit = audit_mutants(paper, seed=seed, grids=grids, jobs=args.jobs, only=only,
-                          notes=declared(paper, "MUTANT_NOTES", {}))
+                          notes=declared(paper, "MUTANT_NOTES", {}),
+                          audited=declared(paper, "AUDIT_CHECKS", None))
     doc = audit.to_dict()
     path = _write(args.out, f"mutants-{paper}.json", doc)
     _show(doc, format_table(audit), path, args.json)

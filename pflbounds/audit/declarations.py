@@ -6,7 +6,9 @@ imported by name) with
 * ``TIGHTNESS``: a list of :class:`pflbounds.audit.tightness.TightnessCase`, the special cases
   of its results that PEPit can model;
 * ``MUTANT_NOTES``: a dict of explanations of mutants that survive its checks, keyed by
-  ``"result:form:change"``, ``"result:form"`` or ``"result"``.
+  ``"result:form:change"``, ``"result:form"`` or ``"result"``;
+* ``AUDIT_CHECKS``: the ids (or fnmatch patterns) of the checks the mutation audit runs, when
+  not all of them (default: every registered check of the paper).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ baseline's timings); the statuses do not.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -156,6 +157,8 @@ class MutantAudit:
     excluded: list[Run]
     elapsed: float = 0.0
     jobs: int = 1
+    left_out: list[str] = field(default_factory=list)
+    """Checks of the paper the audit did not run (outside the paper's ``AUDIT_CHECKS``)."""
 
     @property
     def stronger(self) -> list[MutantRecord]:
@@ -196,6 +199,7 @@ class MutantAudit:
             "survivors": [_mutant_dict(m) for m in self.survivors],
             "mutants": [_mutant_dict(m) for f in self.forms for m in f.mutants],
             "not_evaluated": self.not_evaluated,
+            "checks_left_out": self.left_out,
             "excluded_checks": [asdict(r) for r in self.excluded],
             "baseline": {c: {g: asdict(r) for g, r in runs.items()}
                          for c, runs in self.baseline.items()},
@@ -337,6 +341,22 @@ def paper_checks(paper: str) -> list[Check]:
     return [c for c in registry.all_checks() if c.paper == paper]
 
 
+def selected_checks(checks: Sequence[Check], patterns: Sequence[str] | None
+                    ) -> tuple[list[Check], list[str]]:
+    """The checks whose ids match one of ``patterns`` (fnmatch, e.g. ``paper.E_*``), and the
+    ids of the others; every check when ``patterns`` is None. ``ValueError`` names a pattern
+    that matches no check."""
+    if patterns is None:
+        return list(checks), []
+    ids = [c.id for c in checks]
+    unmatched = [p for p in patterns if not fnmatch.filter(ids, p)]
+    if unmatched:
+        raise ValueError(f"audited checks {', '.join(unmatched)}: no check of the paper "
+                         "matches")
+    keep = [c for c in checks if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+    return keep, [c.id for c in checks if c not in keep]
+
+
 def audit_mutants(
     paper: str,
     *,
@@ -345,13 +365,16 @@ def audit_mutants(
     notes: Mapping[str, str] | None = None,
     only: Sequence[str] | None = None,
     jobs: int = 1,
+    audited: Sequence[str] | None = None,
 ) -> MutantAudit:
     """Run the mutation audit of ``paper`` (see the module docstring).
 
     ``grids``: the grids checks run on, ``("quick", "full")``, ``("quick",)`` or
     ``("full",)``. ``notes``: explanations of survivors, keyed by ``"result:form:change"``,
     ``"result:form"`` or ``"result"`` (a paper's ``audit.MUTANT_NOTES``). ``only``: restrict
-    to these result ids. ``jobs``: worker processes (1: this process).
+    to these result ids. ``jobs``: worker processes (1: this process). ``audited``: run only
+    the checks whose ids match these patterns (a paper's ``audit.AUDIT_CHECKS``, e.g. its
+    checks without network training); the others are listed as left out.
     """
     t0 = time.perf_counter()
     grids = tuple(dict.fromkeys(grids))
@@ -362,6 +385,7 @@ def audit_mutants(
     checks = paper_checks(paper)
     if not checks:
         raise KeyError(f"paper {paper!r} has no registered checks")
+    checks, left_out = selected_checks(checks, audited)
     plan = [(c.id, g) for c in checks for g in _pairs(c, grids)]
     done = _map(baseline_task, [(cid, g, seed, paper) for cid, g in plan], jobs)
     base = {pair: run for pair, (run, _) in zip(plan, done, strict=True)}
@@ -405,7 +429,7 @@ def audit_mutants(
     return MutantAudit(paper, seed, "+".join(grids), forms, by_check,
                        _not_evaluated(ok, evaluated), [r for r in base.values()
                                                         if not r.as_expected],
-                       time.perf_counter() - t0, jobs)
+                       time.perf_counter() - t0, jobs, left_out)
 
 
 def _not_evaluated(checks: Sequence[Check], evaluated: set[tuple[str, str]]
@@ -462,4 +486,7 @@ def format_table(audit: MutantAudit) -> str:
     for r in audit.excluded:
         lines.append(f"  excluded: {r.check_id} ({r.grid} grid) gave {r.verdict}, expected "
                      f"{r.expected}")
+    if audit.left_out:
+        lines.append(f"  not audited (outside the paper's AUDIT_CHECKS): "
+                     f"{', '.join(audit.left_out)}")
     return "\n".join(lines)

@@ -141,6 +141,28 @@ def test_cli_audit_mutants_writes_json(audit_paper, tmp_path, capsys):
     assert json.loads((tmp_path / "mutants-auditpaper.json").read_text()) == doc
 
 
+def test_audit_runs_only_the_declared_checks(audit_paper, tmp_path, monkeypatch, capsys):
+    """AUDIT_CHECKS (patterns) restricts the checks that run: the forms only the others
+    evaluate are not audited, and the left-out checks are listed."""
+    a = audit_mutants("auditpaper", audited=["auditpaper.l*"])
+    assert {r["result"] for r in a.rows()} == {"auditpaper.loose"}
+    assert sorted(a.left_out) == ["auditpaper.E1", "auditpaper.tight"]
+    assert sorted(a.baseline) == ["auditpaper.loose"]
+    assert a.to_dict()["totals"]["stronger"] == 5
+    assert "not audited (outside the paper's AUDIT_CHECKS): auditpaper." in format_table(a)
+    with pytest.raises(ValueError, match="audited checks auditpaper.nope: no check"):
+        audit_mutants("auditpaper", audited=["auditpaper.tight", "auditpaper.nope"])
+    from pflbounds.audit.declarations import audit_module
+
+    monkeypatch.setattr(audit_module("auditpaper"), "AUDIT_CHECKS", ["auditpaper.E1"],
+                        raising=False)
+    assert main(["audit", "mutants", "--paper", "auditpaper", "--out", str(tmp_path),
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(doc["checks_left_out"]) == ["auditpaper.loose", "auditpaper.tight"]
+    assert {r["result"] for r in doc["rows"]} == {"auditpaper.wrong", "auditpaper.shown"}
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--paper", "nopaper"], "--paper 'nopaper': unknown paper"),
     (["--paper", "auditpaper", "--grids", "huge"], "--grids 'huge': expected quick, full"),
