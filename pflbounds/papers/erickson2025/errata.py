@@ -33,8 +33,9 @@ _E = [
         "1 - r = s^2/n^2, so sup_k c_k is 2 eta L^2 n/s^3, not 2 eta L^2 n/(s (n^2 - s^2)); the "
         "claimed range 2 <= s <= n - 1 is not established (n = 30 needs s >= 6).",
         "Condition L/2 - 1/(2 eta) + 2 eta L^2 n (n + s)/s^4 <= 0 (with G3), i.e. 10 s^4 >= "
-        "9 n^2 + 9 n s at eta = 3/(8L).",
-        _P + "P12", "§8.3, §5.5 G2", ("corrected",)),
+        "9 n^2 + 9 n s at eta = 3/(8L). With the printed weights one Lyapunov step of the "
+        "proof fails at n = 30, s = 2 (a searched state, exact over all 435 subsets).",
+        _P + "P11_printed", "§8.3, §5.5 G2", ("corrected",)),
     Erratum(
         _P + "erratum4", "Theorem 4.3 proof, split of E||theta^{k+1} - phi^{k+1}||^2 (G3)",
         "theta^{k+1} depends on S_k, but the split s/n, (n - s)/n treats them as independent.",
