@@ -62,6 +62,8 @@ def _planted(check, scale):
 
 @pytest.mark.parametrize("key, scale, verdict", [
     ("P5", 0.5, Verdict.VIOLATED), ("P9", 0.3, Verdict.VIOLATED),
+    # the tight points: P9's eps0 term within 1.08, P10's noise term within 3.0
+    ("P9", 0.9, Verdict.VIOLATED), ("P10", 0.3, Verdict.VIOLATED),
     ("P13_binary", 0.4, Verdict.VIOLATED), ("E8", 0.2, Verdict.INCONCLUSIVE),
 ])
 def test_planted_wrong_bounds_are_caught(key, scale, verdict):
