@@ -115,11 +115,24 @@ def with_expression(result: Result, key: FormKey, expr: sp.Basic) -> Result:
     return dataclasses.replace(result, forms={**result.forms, key.form: new_form})
 
 
+def keeping_inputs(original: sp.Basic, expr: sp.Basic) -> sp.Basic:
+    """``expr``, with the inputs of ``original`` it lost kept as inputs: a mutant that drops
+    the only term holding a symbol would otherwise make every evaluation that passes that
+    input fail (an unexpected input), so that no check ever ran it. The lost symbols enter
+    as ``0 * original``, unevaluated: the same value wherever the original is finite, and
+    the same units, so the dimension check reads the mutant's units."""
+    if original.free_symbols <= expr.free_symbols:
+        return expr
+    return sp.Add(expr, sp.Mul(sp.Integer(0), original, evaluate=False), evaluate=False)
+
+
 @contextlib.contextmanager
 def substituted(key: FormKey, expr: sp.Basic) -> Iterator[Calls]:
-    """Serve ``expr`` as the form ``key`` while the block runs; yields the record of the
-    evaluations of ``expr`` (empty afterwards if nothing evaluated it)."""
+    """Serve ``expr`` as the form ``key`` while the block runs (with the form's inputs, see
+    :func:`keeping_inputs`); yields the record of the evaluations of ``expr`` (empty
+    afterwards if nothing evaluated it)."""
     result = catalog.get(key.result_id)
-    with catalog.replaced(with_expression(result, key, expr)), \
-            recording({expr: [key]}) as calls:
+    served = keeping_inputs(key.expr(), expr)
+    with catalog.replaced(with_expression(result, key, served)), \
+            recording({served: [key]}) as calls:
         yield calls

@@ -141,6 +141,29 @@ def test_cli_audit_mutants_writes_json(audit_paper, tmp_path, capsys):
     assert json.loads((tmp_path / "mutants-auditpaper.json").read_text()) == doc
 
 
+def test_a_mutant_that_loses_an_input_still_accepts_it(audit_paper):
+    """A mutant without one of the form's symbols (a dropped term) is served with the form's
+    inputs: an evaluation that passes every input of the form runs the mutant instead of
+    failing on an unexpected input (which no check would ever have run)."""
+    from pflbounds.audit.record import keeping_inputs
+    from pflbounds.symbolic.evaluate import evaluate
+
+    assert keeping_inputs(x + y, x * 2) != x * 2
+    assert keeping_inputs(x + y, x * 2).free_symbols == {x, y}
+    assert keeping_inputs(x + y, 2 * x + y) == 2 * x + y
+    from pflbounds.symbolic.constants import Delta0
+
+    key = FormKey("auditpaper.loose", "printed")
+    lost = key.expr().subs(Delta0, 1)  # 2 (1 - eta mu)^K: Delta0 gone
+    assert Delta0 not in lost.free_symbols
+    ks = np.array([1.0, 2.0])
+    with substituted(key, lost) as calls:
+        v = evaluate(catalog.get(key.result_id), "printed", eta=0.1, mu=1.0, K=ks, Delta0=5.0)
+    assert np.allclose(v.value, 2 * 0.9**ks, rtol=1e-12) and len(calls) == 1
+    v = evaluate(catalog.get(key.result_id), "printed", eta=0.1, mu=1.0, K=ks, Delta0=5.0)
+    assert np.allclose(v.value, 10 * 0.9**ks, rtol=1e-12)  # restored
+
+
 def test_audit_runs_only_the_declared_checks(audit_paper, tmp_path, monkeypatch, capsys):
     """AUDIT_CHECKS (patterns) restricts the checks that run: the forms only the others
     evaluate are not audited, and the left-out checks are listed."""
