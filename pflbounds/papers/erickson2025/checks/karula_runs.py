@@ -16,7 +16,7 @@ from pflbounds.papers.erickson2025.instances import (
     certified_gmap_sq,
     random_clients,
 )
-from pflbounds.problems.inexact_projection import Projector, controlled_delta
+from pflbounds.problems.inexact_projection import Projector, controlled_delta, inexactness
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
 
@@ -40,25 +40,42 @@ def point_instance(p: Mapping[str, Any]) -> QuadraticClients:
 
 def run(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence, *, K: int,
         sigma2: float = 0.0, delta: float = 0.0, estimator: str = "vr", reading: str = "B",
-        start: str = "consensus", record: Any = None) -> dict[str, Any]:
+        start: str = "consensus", record: Any = None, loop: str = "dual",
+        loop_tol: float = 1e-12) -> dict[str, Any]:
     """Karula (eta = 3/(8L)) from the consensus point or from theta* on the grid point's
     instance; the loop projects by the certified dual method (or, with ``delta`` > 0, by the
     controlled-delta projection towards the consensus point). Returns the certified interval
     of ||G_eta(theta^k)||^2 (``G2lo``, ``G2hi``, (R, n_rec)), f(theta^k), ||theta^k - phi^k||^2,
     ``delta_max`` (delta plus the largest certified inexactness of the loop's exact
-    projections) and the instance's constants."""
+    projections) and the instance's constants.
+
+    ``loop="dykstra"``: the loop projects by Dykstra stopped at ``loop_tol`` (largest change
+    of an entry over a sweep, warm-started), and the inexactness of every projection is
+    measured a posteriori against the certified dual projection of the same point:
+    ``delta_meas`` (R,) is max_k delta_k per replica, with delta_k = (||u - z||^2 - ||p - z||^2)
+    /(2 eta) and p the dual's (feasible, so ||p - z|| >= ||Pi_K(z) - z|| and delta_k is not
+    overstated)."""
     inst = point_instance(p)
     n, d, L = inst.n, inst.d, inst.L
     eta = 3.0 / (8.0 * L)
     x_star, f_star, _ = inst.optimum
     th0 = inst.consensus_start() if start == "consensus" else x_star
     th0 = np.broadcast_to(th0, (R, n, d)).copy()
-    loop, gm = Projector(inst.cset, "dual", 1e-12), Projector(inst.cset, "dual", 1e-13)
+    gm = Projector(inst.cset, "dual", 1e-13)
+    if loop == "dykstra":
+        loop_p, ref = Projector(inst.cset, "dykstra", loop_tol), Projector(inst.cset, "dual",
+                                                                           1e-14)
+    else:
+        loop_p, ref = Projector(inst.cset, "dual", loop_tol), None
     worst = [0.0]
+    meas = np.zeros(R)
 
     def project(z: np.ndarray) -> np.ndarray:
-        ubar = loop(z)
-        worst[0] = max(worst[0], float(np.max(loop.gap)) / eta)
+        ubar = loop_p(z)
+        if ref is not None:
+            meas[:] = np.maximum(meas, inexactness(ubar, z, ref(z), eta))
+            return ubar
+        worst[0] = max(worst[0], float(np.max(loop_p.gap)) / eta)
         if delta > 0:
             centre = np.broadcast_to(z.mean(axis=1, keepdims=True), z.shape)
             return controlled_delta(z, ubar, centre, eta, delta)
@@ -77,7 +94,7 @@ def run(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence, *, K: int,
             "f": r.metrics["f"], "thphi": r.metrics["thphi"], "ks": r.ks,
             "delta_max": delta + worst[0], "Delta0": max(float(inst.f(th0[0])) - f_star, 0.0),
             "f_star": f_star, "L": L, "eta": eta, "n": n, "s": int(p["s"]), "inst": inst,
-            "theta": r.state["theta"]}
+            "theta": r.state["theta"], "delta_meas": meas}
 
 
 def theorem_bound(form: str, r: Mapping[str, Any], K: np.ndarray, sigma2: float,
