@@ -183,10 +183,13 @@ CHECKS = [
         grid=tuple(dict(_BASE, K=100, sigma2=v) for v in (1e-8, 1e-6, 1e-4)),
         quick_grid=tuple(dict(_BASE, K=40, sigma2=v) for v in (1e-8, 1e-4)),
         x_param="sigma2", predicted=1.0, tolerance=0.15, result_id=_RES, form="corrected",
-        description="Log-log slope of the plateau of E||G_eta||^2 against sigma^2 in the "
-                    "small-noise regime (1e-8 to 1e-4): 1. Larger noise moves the iterates "
-                    "across the constraints' faces and the plateau grows faster (the full P4 "
-                    "grid shows slope 1.07 from 1e-4 to 1e-2 and 1.27 from 1e-2 to 1)."),
+        description="Log-log slope of the plateau of E||G_eta||^2 against sigma^2, claimed "
+                    "for small noise only: sigma^2 from 1e-8 to 1e-4, where the iterates stay "
+                    "on the faces of K active at theta* and the plateau is the linear response "
+                    "to the noise. The claim was narrowed to this range after a VIOLATED "
+                    "verdict on 1e-4 to 1: larger noise moves the iterates across the faces "
+                    "and the plateau grows faster than linearly (slope 1.07 from 1e-4 to 1e-2 "
+                    "and 1.27 from 1e-2 to 1 on P4's runs, shown in P4's figure)."),
     Check(
         "erickson2025.P4_rescaled", "Erratum: the printed sigma^2 floor fails when f is rescaled",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_p4_rescaled, engine="mc", replicas=30,
@@ -212,13 +215,17 @@ CHECKS = [
         CheckKind.SCALING, Verdict.HOLDS, simulate_floor_scaling, engine="mc", replicas=30,
         grid=tuple(dict(_BASE, K=100, delta=v) for v in (1e-6, 1e-5, 1e-4)),
         quick_grid=tuple(dict(_BASE, K=40, delta=v) for v in (1e-6, 1e-4)),
-        x_param="delta", predicted=1.5, tolerance=0.5, result_id=_RES, form="corrected",
-        description="Log-log slope of the plateau of E||G_eta||^2 against delta: between 1 "
-                    "and 2, not the digest's 'roughly linear'. Lemma A.2 (5) caps the move "
-                    "from Pi_K(z) at sqrt(2 eta delta) (G^2 = O(delta), slope 1), and the "
-                    "controlled-delta point moves only lambda ||c - Pi_K(z)||, lambda ~ 2 eta "
-                    "delta/b, when b = 2 <Pi_K(z) - z, c - Pi_K(z)> > 0 (G^2 = O(delta^2), "
-                    "slope 2); measured about 1.7 from 1e-6 to 1e-5 and 2.0 from 1e-5 to "
+        x_param="delta", predicted=2.0, tolerance=0.85, result_id=_RES, form="corrected",
+        description="Log-log slope of the plateau of E||G_eta||^2 against delta, for the "
+                    "controlled-delta projection towards the consensus point: faster than "
+                    "linear, not the digest's 'roughly linear'. The claim is one-sided, slope "
+                    ">= 1.15 (the band's upper edge 2.85 only closes it). Derivation: the "
+                    "point moves lambda ||c - Pi_K(z)|| with lambda ~ 2 eta delta/b when b = "
+                    "2 <Pi_K(z) - z, c - Pi_K(z)> > 0 (constraints active at theta*, so G^2 = "
+                    "O(delta^2), slope 2); Lemma A.2 (5) only caps the move at sqrt(2 eta "
+                    "delta) (slope 1, reached when b = 0, e.g. a move along a face). "
+                    "Measured about 1.7 from 1e-6 to 1e-5 (the certified upper end, whose "
+                    "width is about 1e-11, lifts the smallest plateau) and 2.0 from 1e-5 to "
                     "1e-4. The bound (128L/3) delta is linear, so it loosens as delta falls."),
     Check(
         "erickson2025.P13", "Readings A and B reach the same stationary point",
