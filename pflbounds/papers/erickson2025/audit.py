@@ -1,0 +1,56 @@
+"""What the audits need to know about erickson2025 (read by :mod:`pflbounds.audit`).
+
+``MUTANT_NOTES``: why mutants of a form survive its checks (quick grids, seed 2025), keyed by
+``result:form``. Several forms are evaluated only beside an identity or a dimension check,
+whose verdict does not read their value; the others are bounds that hold with room on every
+instance the checks build.
+"""
+
+MUTANT_NOTES = {
+    "erickson2025.admissible_s:corrected":
+        "P12 reads only the smallest admissible integer s (n = 3, 30, 100: s = 2, 6, 10). "
+        "The condition 4 L^2 eta^2 n (n + s)/s^4 + L eta <= 1 (eta = 3/(8L)) is 1.32 at "
+        "s = 5 for n = 30 and 1.31 at s = 9 for n = 100; these mutants lower it there to "
+        "1.12-1.27, still above 1 (at n = 3, s = 2 is the smallest s anyway), so the same s "
+        "comes out. A comparison of the continuous threshold (the real s where the condition "
+        "equals 1) with the recursion's would catch them.",
+    "erickson2025.admissible_s:printed":
+        "P12's verdict reads the corrected s and the printed c_0, which it computes from the "
+        "statement itself; the catalog's printed condition is only reported beside "
+        "(s_printed): no mutant of it can move the verdict.",
+    "erickson2025.lemmaA1:printed":
+        "P6 runs sigma = 0 (the sigma^2 term is 0 there: its mutants cannot show) and its "
+        "random quadratic clients sit about 4000x below 2 L^2/(n s) ||theta - phi||^2 (L is "
+        "the largest eigenvalue over the clients, the exact variance is (n - s)/(n^2 s) "
+        "sum_i ||g_i(theta_i) - g_i(phi_i)||^2). Even on the tightest instance (H_i = L I) "
+        "the bound is 2n/(n - s) times the variance, so halving its constant is never "
+        "caught; isotropic clients would catch the 1/10 and exponent mutants.",
+    "erickson2025.lemmaA2_4:printed":
+        "P7's smallest slack (right side minus f(u)) over its 40 quick samples is about "
+        "0.26: delta <= 1e-2 (so delta x 1/2 or 1/10 moves the right side by at most 0.008), "
+        "the L/2 coefficients move it by at most 0.15 (slack left >= 0.11), and halving "
+        "<u - v, grad f - nu> leaves 0.037. Samples with small ||u - theta||, large "
+        "||v - theta|| and delta near the slack would be needed.",
+    "erickson2025.proposition3_4:printed":
+        "P8 holds (2) by a factor 6800 on the translation family: L_X = gamma (R + rho) is a "
+        "worst-case Lipschitz constant, far above what the instances attain.",
+    "erickson2025.theorem4_3_eta38:corrected":
+        "Theorem 4.3's corrected bound holds with room on every check: P1 (sigma = 0, "
+        "delta = 0, the Delta0/K term) by a factor 16.1 at K = 5, P4 (the sigma^2 floor) by "
+        "5400, P5 (the delta floor) by 8400; P4_rescaled's corrected side holds with room "
+        "and E_dimension reads only the units and the scaling (which these mutants keep). "
+        "Instances that attain the worst cases of the proof (a sigma^2 floor within a small "
+        "factor of 32 (s + 1)/s sigma^2) would be needed: the generic instances sit 3-4 "
+        "decades below.",
+    "erickson2025.theorem4_3_eta38:explicit":
+        "P2 (the 3-client counterexample) is at K = 1, where K^-2 = K^-1, and its corrected "
+        "side (the explicit form) holds by 7.5 (2/15): halving Delta0/K keeps it; the "
+        "other checks that evaluate the form (E_dimension, P4_rescaled) read units, scaling "
+        "or the corrected side, which holds with room.",
+    "erickson2025.theorem4_3_eta38:printed":
+        "These mutants are evaluated only by E_dimension, which reads units and scaling: a "
+        "mutant that keeps the printed form's dimensional error (the sigma^2 term without "
+        "eta) passes it. P1_printed and P2 do not reach them (P1_printed runs sigma = 0, "
+        "delta = 0; P2 is at K = 1 with sigma = delta = 0), so only the Delta0/K term is "
+        "compared with a measurement.",
+}
