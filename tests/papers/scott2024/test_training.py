@@ -46,3 +46,29 @@ def test_p6_step_length_forms_are_ordered():
     assert printed == explicit  # b = m: sigma_2 = sigma_3 = 0
     assert corrected > printed  # b2^2 > 1 multiplies the sigma_1^2 term
     assert out["samples"].mean() < printed
+
+
+def test_fixed_start_gives_every_replica_the_same_eta0():
+    inst, arch, _ = tr.setup(tr._pts(T=10, c=2, k=1, n=4, m=5))
+    a = tr.fixed_start(arch, inst.n, 0, 3)
+    b = tr.fixed_start(arch, inst.n, 1, 3)
+    ha, hb = np.asarray(a["h"][0]["W"]), np.asarray(b["h"][0]["W"])
+    assert ha.shape[0] == 3 and np.array_equal(ha[0], ha[2])
+    assert not np.array_equal(ha[0], hb[0])  # another init seed, another eta_0
+
+
+def test_p1_figure_has_every_form_against_T():
+    from pflbounds.checking.outcome import Outcome
+
+    evs = [{"params": tr._pts(T=T, c=5, k=5), "mean": np.full(6, 1.0 / T),
+            "lo": np.full(6, 0.9 / T), "hi": np.full(6, 1.1 / T),
+            "bound": np.arange(1.0, 7.0) * 1e4 / T} for T in (8000, 500, 2000)]
+    evs.append({"params": tr._pts(T=2000, c=10, k=2), "mean": np.full(6, 1e-3),
+                "bound": np.full(6, 5.0)})
+    o = Outcome("scott2024.P1", "bound_holds", "HOLDS", "HOLDS", evidence=evs)
+    figs = tr.p1_against_T(o)
+    assert len(figs) == 1  # (10, 2) has one T only
+    labels = [s["label"] for s in figs[0]["series"]]
+    assert len(labels) == 1 + len(tr.THEOREM_FORMS)
+    assert figs[0]["series"][0]["x"] == [500.0, 2000.0, 8000.0]
+    assert figs[0]["series"][-1]["y"][0] == pytest.approx(6e4 / 500)  # corrected, T = 500

@@ -33,6 +33,7 @@ from pflbounds.algorithms.hypernetworks import (
 )
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.problems.populations import LowRankInstance, LowRankRegression
+from pflbounds.reporting.figure_specs import figure, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import check_conditions, numeric
 
@@ -159,17 +160,66 @@ def plot_p1(outcome) -> list[dict]:
                                                                   "bound/measured"],
              "rows": rows, "caption": "Constants measured on the same runs (a posteriori); "
              "the corrected form is evaluated although its step-size conditions fail (see "
-             "step_conditions_hold in the evidence)."}]
+             "step_conditions_hold in the evidence)."}, *p1_against_T(outcome)]
+
+
+FORM_STYLE = {"printed": "bound_printed", "corrected": "bound_corrected"}
+
+
+def p1_against_T(outcome) -> list[dict]:
+    """||grad F||^2 averaged over the run against T, with every form of Theorem 3.1 evaluated
+    with the constants of the same runs, one figure per (c, k) with at least two T."""
+    groups: dict[tuple, list] = {}
+    for ev in outcome.evidence:
+        prm = ev["params"]
+        groups.setdefault((prm["c"], prm["k"]), []).append(ev)
+    figs = []
+    for (c, k), evs in groups.items():
+        if len(evs) < 2:
+            continue
+        evs = sorted(evs, key=lambda e: float(e["params"]["T"]))
+        T = np.array([float(e["params"]["T"]) for e in evs])
+
+        def entry(e: dict, key: str, j: int = 0) -> float:
+            return float(np.atleast_1d(np.asarray(e.get(key, np.nan), dtype=float))[j])
+
+        items = [series("measured (1/T) sum_t ||grad F(eta_t)||^2", T,
+                        [entry(e, "mean") for e in evs], "measured",
+                        [entry(e, "lo") for e in evs], [entry(e, "hi") for e in evs],
+                        group="measured")]
+        for j, f in enumerate(THEOREM_FORMS):
+            items.append(series(f"Theorem 3.1, {f}", T, [entry(e, "bound", j) for e in evs],
+                                FORM_STYLE.get(f, "bound"), group=f))
+        fig = figure("curves", f"{outcome.check_id}: Theorem 3.1's forms against T (c = {c}, "
+                     f"k = {k})", "T (rounds)", "(1/T) sum_t ||grad F(eta_t)||^2", items,
+                     logx=True, logy=True)
+        fig["caption"] = ("Population A, beta = 2 sqrt(c)/(k sqrt(T)); each form is evaluated "
+                          "with b1, b2, L, sigma_1^2, gamma_G^2 and F(eta_0) - F_* measured on "
+                          "the runs of its T (a posteriori), so a bound's curve bends where "
+                          "the measured constants change.")
+        figs.append(fig)
+    return figs
 
 
 # ------------------------------------------------------------------------------ P2
+def fixed_start(arch: pefll.Architecture, n: int, init: int, R: int) -> dict:
+    """One eta_0 for every replica (replica axis first), drawn from the grid point's own
+    ``init`` seed: Theorem 3.1 bounds the expectation over the algorithm's sampling from a
+    given eta_0 (its F(eta_0) - F_* term), so replicas share it."""
+    eta0 = arch.init(key_of(np.random.SeedSequence([2024, 31, int(init)])), n)
+    return jax.tree_util.tree_map(lambda a: jnp.broadcast_to(a, (R, *a.shape)), eta0)
+
+
 def simulate_p2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P2: the cost of a horizon T is the average squared gradient norm of a run with
-    beta = 2 sqrt(c)/(k sqrt(T)) (one per replica)."""
-    _, arch, data = setup(p)
-    out = pefll.train(arch, data, config(p), _keys(seed, R))
+    """P2: the cost of a horizon T is the average squared gradient norm (1/T) sum_{t<T}
+    ||grad F(eta_t)||^2 of a run with beta = 2 sqrt(c)/(k sqrt(T)) (one per replica), every
+    replica from the grid point's fixed eta_0 (``init``; a random start per replica when the
+    point has none)."""
+    inst, arch, data = setup(p)
+    eta0 = fixed_start(arch, inst.n, p["init"], R) if "init" in p else None
+    out = pefll.train(arch, data, config(p), _keys(seed, R), eta0)
     g2 = np.asarray(out["trace"]["grad2"])
-    return {"cost": g2[:, :-1].mean(axis=1)}
+    return {"cost": g2[:, :-1].mean(axis=1), "grad2_0": np.asarray(g2[0, 0])}
 
 
 # ------------------------------------------------------------------------------ P4
@@ -273,7 +323,8 @@ CHECKS = [
     Check(
         P + "P1", "Theorem 3.1 (every form) holds on population A, constants a posteriori",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p1,
-        grid=tuple(_pts(T=T, c=c, k=k) for T, c, k in ((2000, 5, 5), (2000, 10, 2))),
+        grid=tuple(_pts(T=T, c=c, k=k) for T, c, k in ((500, 5, 5), (2000, 5, 5), (8000, 5, 5),
+                                                        (2000, 10, 2))),
         quick_grid=(_pts(T=400, c=5, k=5),), engine="mc", replicas=6, block_size=6,
         result_id=P + "theorem3_1", form="printed", plot=plot_p1,
         xlabel="form (printed, appendix, proof, rederived, explicit, corrected)",
@@ -287,14 +338,19 @@ CHECKS = [
     Check(
         P + "P2", "Theorem 3.1's rate: the average squared gradient norm falls like T^(-1/2) "
         "or faster", CheckKind.SCALING, Verdict.HOLDS, simulate_p2,
-        grid=tuple(_pts(T=T, c=5, k=5) for T in (500, 2000, 8000)),
-        quick_grid=tuple(_pts(T=T, c=5, k=5) for T in (200, 800)),
-        engine="mc", replicas=6, block_size=6, predicted=-0.75, tolerance=0.25,
+        grid=tuple(_pts(T=T, c=5, k=5, init=i) for i in (0, 1) for T in (500, 2000, 8000)),
+        quick_grid=tuple(_pts(T=T, c=5, k=5, init=0) for T in (200, 800)),
+        engine="mc", replicas=32, block_size=32, predicted=-1.5, tolerance=1.0,
         x_param="T", result_id=P + "theorem3_1", form="rederived",
         xlabel="T (rounds)", ylabel="(1/T) sum_t ||grad F(eta_t)||^2",
-        description="Log-log slope of the average squared gradient norm against T with beta "
-                    "= 2 sqrt(c)/(k sqrt(T)): the bound's terms fall like T^(-1/2) and T^(-1), "
-                    "so the slope is read as within [-1, -1/2]."),
+        description="Log-log slope of the average squared gradient norm against T in {500, "
+                    "2000, 8000} with beta = 2 sqrt(c)/(k sqrt(T)), 32 runs per T from one "
+                    "fixed eta_0 (the theorem's expectation is over the algorithm's sampling "
+                    "from a given eta_0), one fit per eta_0 (two of them). The claim is "
+                    "one-sided, slope <= -1/2 (digest P2: falsified if significantly above "
+                    "-1/2); the band [-2.5, -1/2] only rules out a collapse. The measured "
+                    "average may fall faster than the bound's T^(-1/2) and T^(-1) terms while "
+                    "the run leaves its starting region."),
     Check(
         P + "P4", "Lemma C.1: consecutive iterates never show a gradient ratio above L",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p4,

@@ -1,0 +1,21 @@
+"""scott2024 P15: the figure of the average against k in both regimes."""
+
+import numpy as np
+
+from pflbounds.checking.outcome import Outcome
+from pflbounds.papers.scott2024.checks import local_steps as ls
+from pflbounds.papers.scott2024.checks.training import _pts
+
+
+def test_p15_grid_has_both_regimes_and_the_figure_splits_them():
+    check = ls.CHECKS[0]
+    assert {p["s"] for p in check.grid} == {1, None}
+    assert sorted({p["k"] for p in check.grid}) == list(ls.KS)
+    evs = [{"params": _pts(T=2000, c=5, k=k, s=s, init=0), "mean": np.array([1.0 / k]),
+            "lo": np.array([0.9 / k]), "hi": np.array([1.1 / k])}
+           for s in (1, None) for k in (5, 1)]
+    o = Outcome("scott2024.P15", "scaling", "HOLDS", "HOLDS", evidence=evs)
+    (fig,) = ls.plot_p15(o)
+    assert [s["label"] for s in fig["series"]] == ["local minibatch 1",
+                                                   "full-data local gradients"]
+    assert fig["series"][0]["x"] == [1.0, 5.0]
