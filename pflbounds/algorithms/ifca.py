@@ -25,6 +25,7 @@ cluster models (k loss evaluations of every client at once).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -132,27 +133,12 @@ def run_ifca(
     return run
 
 
-def run_fedavg(
-    loss: Loss,
-    grad: Grad,
-    theta0: np.ndarray,
-    *,
-    n: int,
-    eta: float,
-    K: int,
-    rng: np.random.Generator,
-    metrics: Mapping[str, Metric],
-    s: int | None = None,
-    local_steps: int = 1,
-    alpha: np.ndarray | None = None,
-    record: Iterable[int] | None = None,
-) -> Run:
+def run_fedavg(loss: Loss, grad: Grad, theta0: np.ndarray, **kwargs: Any) -> Run:
     """FedAvg with ``local_steps`` local gradient steps and s clients per round: IFCA with one
-    cluster, from the global model ``theta0`` (R, d)."""
+    cluster, from the global model ``theta0`` (R, d); the keywords are :func:`run_ifca`'s."""
     theta0 = np.asarray(theta0, dtype=float)
     if theta0.ndim != 2:
         raise ValueError(f"theta0 must have shape (R, d), got {theta0.shape}")
-    run = run_ifca(loss, grad, theta0[:, None, :], n=n, eta=eta, K=K, rng=rng,
-                   metrics=metrics, s=s, local_steps=local_steps, alpha=alpha, record=record)
+    run = run_ifca(loss, grad, theta0[:, None, :], **kwargs)
     run.info["method"] = "fedavg"
     return run
