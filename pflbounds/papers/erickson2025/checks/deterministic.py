@@ -11,6 +11,7 @@ import numpy as np
 
 from pflbounds.algorithms.karula import all_subset_masks, karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.papers.erickson2025.checks.plots import plot_p2, plot_p12
 from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate, solve
@@ -29,7 +30,7 @@ def counterexample(p: Mapping[str, Any]) -> dict[str, float]:
     nhat = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
     centre = np.array([0.5, -0.5, 0.0]) * p["r12"]
     z = centre + nhat
-    theta0 = centre - nhat / 7
+    theta0 = centre - float(p.get("t", 1 / 7)) * nhat
 
     def f(th: np.ndarray) -> float:
         return float(((th - z) ** 2).sum() / (2 * n))
@@ -44,15 +45,26 @@ def counterexample(p: Mapping[str, Any]) -> dict[str, float]:
 
 def simulate_p2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P2: at K = 1 the left side is ||G_eta(theta^0)||^2 (no randomness, any sigma, delta):
-    the printed 8L/3 bound is violated (ratio 16/15), the proof's 64L/3 holds."""
+    the printed 8L/3 bound is violated (ratio 16/15), the proof's 64L/3 holds. Extra evidence
+    for the figure: both ratios along theta^0 = c - t n_hat, t from 0.05 to 0.3 and 1/7."""
     c = counterexample(p)
     kw = dict(L=c["L"], n=c["n"], s=2, K=1, Delta0=c["Delta0"], sigma2=0.0, delta=0.0)
     printed = float(evaluate(get("erickson2025.theorem4_3_eta38"), "printed", **kw).value)
     explicit = float(evaluate(get("erickson2025.theorem4_3_eta38"), "explicit", **kw).value)
+    ts = np.unique(np.r_[np.linspace(0.05, 0.3, 26), 1 / 7])
+    sweep = {"printed": [], "explicit": []}
+    for t in ts:
+        ct = counterexample(dict(p, t=float(t)))
+        for form, out in sweep.items():
+            env = float(evaluate(get("erickson2025.theorem4_3_eta38"), form,
+                                 **dict(kw, Delta0=ct["Delta0"])).value)
+            out.append(ct["G2"] / env)
     return {"mean": np.array([c["G2"]]), "ks": np.array([1.0]),
             "bound_printed": np.array([printed]), "bound_corrected": np.array([explicit]),
             "ratio_printed": np.asarray(c["G2"] / printed),
-            "ratio_explicit": np.asarray(c["G2"] / explicit)}
+            "ratio_explicit": np.asarray(c["G2"] / explicit), "sweep_t": ts,
+            "sweep_ratio_printed": np.asarray(sweep["printed"]),
+            "sweep_ratio_explicit": np.asarray(sweep["explicit"])}
 
 
 def _dim_ok(rid: str, form: str) -> bool:
@@ -92,6 +104,20 @@ def lyapunov_sup_weight(n: int, s: int, eta: float, L: float, horizon: int = 100
     return c
 
 
+def admissible_map() -> dict[str, np.ndarray]:
+    """The calculator's smallest admissible s (solve on admissible_s) against n, corrected at
+    eta = 3/(8L) and 1/(4L), printed at 3/(8L): extra evidence for P12's figure."""
+    ns = np.array([3, 5, 8, 12, 20, 30, 50, 100])
+
+    def smin(form: str, eta: float) -> np.ndarray:
+        return np.array([float(solve(get("erickson2025.admissible_s"), "s", 1.0, form, L=1.0,
+                                     eta=eta, n=int(n)).value) for n in ns])
+
+    return {"map_n": ns.astype(float), "map_s_corrected": smin("corrected", 0.375),
+            "map_s_corrected_eta14": smin("corrected", 0.25),
+            "map_s_printed": smin("printed", 0.375)}
+
+
 def simulate_p12_admissible(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P12 (deterministic part), errata 3-4: the smallest s of the calculator (solve on
     admissible_s, corrected) equals the smallest s whose Lyapunov condition L/2 - 1/(2 eta) +
@@ -108,7 +134,8 @@ def simulate_p12_admissible(p: Mapping[str, Any], R: int, seed: np.random.SeedSe
                  <= 0)
     printed_c0 = 2 * eta * L**2 * n / (2 * (n * n - 4))
     gap = 0.0 if printed_c0 < lyapunov_sup_weight(n, 2, eta, L) else 1.0
-    return {"residual": np.asarray(abs(float(s_calc) - s_rec) + gap),
+    extra = admissible_map() if p.get("map") else {}
+    return {**extra, "residual": np.asarray(abs(float(s_calc) - s_rec) + gap),
             "s_min": np.asarray(float(s_rec)),
             "s_printed": np.asarray(float(solve(get("erickson2025.admissible_s"), "s", 1.0,
                                                 "printed", L=L, eta=eta, n=n).value))}
@@ -143,7 +170,7 @@ CHECKS = [
     Check(
         "erickson2025.P2", "Theorem 4.3 at K = 1: the 3-client counterexample",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_p2,
-        grid=({"r12": 1.0},), engine="exact", rel_tol=1e-9,
+        grid=({"r12": 1.0},), engine="exact", rel_tol=1e-9, plot=plot_p2,
         result_id="erickson2025.theorem4_3_eta38", form="printed",
         xlabel="K", ylabel="||G_eta(theta^0)||^2",
         description="n = 3, d = 1, L = 1, eta = 3/8, exact projection (Clarabel): "
@@ -160,8 +187,8 @@ CHECKS = [
     Check(
         "erickson2025.P12", "Theorem 4.3: smallest admissible participation size",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p12_admissible,
-        grid=({"n": 30}, {"n": 3}, {"n": 100}), engine="symbolic", tolerance=0.0,
-        result_id="erickson2025.admissible_s", form="corrected",
+        grid=({"n": 30, "map": True}, {"n": 3}, {"n": 100}), engine="symbolic",
+        tolerance=0.0, result_id="erickson2025.admissible_s", form="corrected", plot=plot_p12,
         description="The calculator's smallest s (corrected condition, eta = 3/(8L)) equals "
                     "the one from the proof's Lyapunov recursion run numerically (n = 30: "
                     "6, not the printed 2), and the printed c_0 underestimates sup_k c_k."),
