@@ -78,11 +78,12 @@ def main() -> None:
         runs = {"--jobs 2": two}
         td = None
         if not args.skip_dask:
-            from distributed import Client, LocalCluster
+            from distributed import Client
+
+            from pflbounds.running.backends import local_cluster
 
             t0 = time.perf_counter()
-            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                              dashboard_address=None) as cluster, Client(cluster) as client:
+            with local_cluster(2) as cluster, Client(cluster) as client:
                 print(f"  (cluster start {time.perf_counter() - t0:.1f} s, not counted)")
                 runs["Dask"], td = _timed("Dask, 2 workers (cold)", suite=suite,
                                           scheduler=client, cache=TaskCache(root / "c3"))

@@ -23,7 +23,12 @@ from pflbounds.checking.outcome import Outcome
 from pflbounds.running import backends
 from pflbounds.running.aggregate import build_outcome
 from pflbounds.running.cache import TaskCache
-from pflbounds.running.fingerprint import cache_key, check_fingerprint, installation_hash
+from pflbounds.running.fingerprint import (
+    cache_key,
+    check_fingerprint,
+    frozen_trees,
+    installation_hash,
+)
 from pflbounds.running.progress import Progress
 from pflbounds.running.tasks import Task, TaskResult, plan
 
@@ -120,6 +125,7 @@ def _store(cache: TaskCache, key: tuple[str, str], r: TaskResult, stats: RunStat
               file=sys.stderr)
 
 
+@frozen_trees()
 def execute(
     tasks: Sequence[Task],
     *,

@@ -16,18 +16,25 @@ The fingerprint of a check stands for that code:
 Any edit to one of these files changes the keys of the checks it concerns, so a cache never
 serves numbers from other code. File hashes are memoised by (path, size, mtime).
 
+Tree hashes (engines, papers) walk and stat a few hundred files. Inside :func:`frozen_trees`
+they are computed once: a sweep fixes them while it plans its keys (the client), and a worker
+process fixes them for its lifetime, since the code it has imported is what it runs whatever
+happens to the files later (an edit while a worker lives then shows as a mismatch with the
+client's hash, and the result is refused, rather than being passed off as the new code's).
+
 A check whose simulate cannot be pinned to source (defined interactively, or closing over
 values with no canonical form) has no fingerprint: it always runs, and is never cached.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.metadata
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +51,38 @@ DEPENDENCIES = ("numpy", "scipy", "sympy", "cvxpy", "clarabel")
 
 _ROOT = Path(pflbounds.__file__).resolve().parent
 _FILE_HASHES: dict[str, tuple[int, int, str]] = {}
+_TREES: dict[str, str | None] | None = None
+"""Memo of the tree hashes while frozen (None: not frozen, every call walks the tree)."""
+
+
+@contextlib.contextmanager
+def frozen_trees() -> Iterator[None]:
+    """Compute each engine and paper tree hash once inside the block (see the module
+    docstring); nested blocks share the outer memo."""
+    global _TREES
+    if _TREES is not None:
+        yield
+        return
+    _TREES = {}
+    try:
+        yield
+    finally:
+        _TREES = None
+
+
+def freeze_trees_for_process() -> None:
+    """Fix the tree hashes for the rest of this (worker) process's life."""
+    global _TREES
+    if _TREES is None:
+        _TREES = {}
+
+
+def _memo(name: str, compute: Callable[[], str | None]) -> str | None:
+    if _TREES is None:
+        return compute()
+    if name not in _TREES:
+        _TREES[name] = compute()
+    return _TREES[name]
 
 
 def file_hash(path: str | Path) -> str:
@@ -73,6 +112,10 @@ def tree_hash(root: Path, files: Iterable[Path] | None = None) -> str:
 
 def engines_hash() -> str:
     """The hash of the engine sources (see the module docstring)."""
+    return _memo("engines", _engines_hash)  # type: ignore[return-value]
+
+
+def _engines_hash() -> str:
     files = [p for pkg in ENGINE_PACKAGES for p in (_ROOT / pkg).rglob("*.py")
              if "__pycache__" not in p.parts]
     files += [_ROOT / m for m in ENGINE_MODULES if (_ROOT / m).is_file()]
@@ -107,10 +150,13 @@ def paper_package(module: str) -> str | None:
 
 def paper_hash(package: str) -> str | None:
     """The hash of every file of a paper package (None if it has no folder)."""
-    f = _module_file(package)
-    if f is None or f.name != "__init__.py":
-        return None
-    return tree_hash(f.parent)
+    def compute() -> str | None:
+        f = _module_file(package)
+        if f is None or f.name != "__init__.py":
+            return None
+        return tree_hash(f.parent)
+
+    return _memo(f"paper:{package}", compute)
 
 
 def _origin(fn: Any) -> dict[str, Any] | None:

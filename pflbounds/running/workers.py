@@ -10,7 +10,9 @@
   that process is gone (killed by SIGKILL, say), instead of idling for minutes.
 * **Provenance.** A worker returns, with each result, where it ran and the hash of its
   installed code (:func:`pflbounds.running.fingerprint.installation_hash`), which the client
-  compares with its own before it accepts (and caches) the result.
+  compares with its own before it accepts (and caches) the result. A worker process hashes
+  the source trees once (:func:`pflbounds.running.fingerprint.freeze_trees_for_process`): the
+  code it has imported is the code it runs.
 """
 
 from __future__ import annotations
@@ -78,10 +80,11 @@ def compute(task: Task, check: Check | None, client_pid: int) -> TaskResult:
 
     In a process other than the client's, BLAS is pinned to one thread first.
     """
-    from pflbounds.running.fingerprint import installation_hash
+    from pflbounds.running.fingerprint import freeze_trees_for_process, installation_hash
 
     if os.getpid() != client_pid:
         pin_blas_threads()
+        freeze_trees_for_process()
     result = execute_task(task, check)
     result.meta["worker"] = where()
     if result.ok:

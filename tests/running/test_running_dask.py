@@ -71,8 +71,9 @@ def test_a_result_from_other_code_is_refused(toys):
 def test_quick_suite_on_a_two_worker_cluster_matches_a_local_run(tmp_path, capsys):
     """The quick suite on a LocalCluster of two worker processes (BLAS pinned to one thread
     in each) against a local serial run: every result file equal, timestamps aside."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    from pflbounds.running.backends import local_cluster
+
+    with local_cluster(2) as cluster:
         dask = _run(capsys, ["validate", str(QUICK), "--out", str(tmp_path / "dask"),
                              "--scheduler", cluster.scheduler_address, "--no-cache"])
     local = _run(capsys, ["validate", str(QUICK), "--out", str(tmp_path / "local"),
@@ -80,3 +81,19 @@ def test_quick_suite_on_a_two_worker_cluster_matches_a_local_run(tmp_path, capsy
     assert dask["unexpected"] == local["unexpected"] == []
     assert dask["tasks"]["computed"] == local["tasks"]["computed"] > 0
     assert_same_results(tmp_path / "dask", tmp_path / "local")
+
+
+def test_local_cluster_workers_run_with_the_worker_config():
+    """The settings reach the worker processes, and the shipped YAML says the same."""
+    import dask
+    import yaml
+
+    from pflbounds.running.backends import DASK_WORKER_CONFIG, local_cluster
+
+    with local_cluster(1) as cluster, distributed.Client(cluster) as client:
+        got = client.run(lambda: {k: dask.config.get(k) for k in DASK_WORKER_CONFIG})
+    assert list(got.values()) == [DASK_WORKER_CONFIG]
+    shipped = yaml.safe_load((Path(__file__).resolve().parents[2] / "examples" / "dask"
+                              / "pflbounds.yaml").read_text())
+    flat = {k: dask.config.get(k, config=shipped) for k in DASK_WORKER_CONFIG}
+    assert flat == DASK_WORKER_CONFIG
