@@ -67,11 +67,12 @@ def test_step_terms_match_a_loop_over_subsets():
 
 @pytest.mark.slow
 def test_search_finds_a_state_where_the_printed_weights_fail():
-    p = dict(n=30, s=2, d=2, K=1000, k=0, starts=2, search_seed=0)
+    p = dict(n=30, s=2, d=2, K=1000, k=0, starts=2, search_seed=0, recursion_search=True)
     ev = simulate_p11_printed(p, 1, np.random.SeedSequence(0))
     assert float(ev["mean"][0]) > float(ev["bound_printed"][0]) * 1.05
     assert float(ev["mean"][0]) < float(ev["bound_corrected"][0])
     assert float(ev["violation"]) < 1e-12
+    assert float(ev["recursion_best"]) > 0  # s = 2 is outside the corrected range at n = 30
     load_papers()
     chk = get("erickson2025.P11_printed")
     out = run_check(chk, quick=True, base_seed=0, progress=False)
