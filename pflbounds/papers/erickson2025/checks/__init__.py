@@ -9,6 +9,7 @@ from pflbounds.papers.erickson2025.checks import (
     deterministic,
     dykstra_loop,
     empirical_ridge,
+    experiments,
     lemmas,
     lyapunov_search,
     montecarlo,
@@ -18,6 +19,6 @@ from pflbounds.papers.erickson2025.checks import (
 
 ALL = [*deterministic.CHECKS, *lemmas.CHECKS, *readings.CHECKS, *montecarlo.CHECKS,
        *surrogate.CHECKS, *lyapunov_search.CHECKS, *dykstra_loop.CHECKS,
-       *empirical_ridge.CHECKS]
+       *empirical_ridge.CHECKS, *experiments.CHECKS]
 for _c in ALL:
     register(_c)
