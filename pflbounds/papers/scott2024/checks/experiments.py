@@ -10,6 +10,10 @@ softmax client models, a tanh MLP embedding on (x, one-hot y) and a 3-hidden-lay
 hypernetwork with l = 1 + n_total/4 (App. A.2). Risks are exact in the label mixture and
 estimated on 2000 held-out points per class shared by all clients (standard error recorded).
 Every seed draws its own population, initialisation and sampling; seeds run under one vmap.
+Step sizes: local beta = 0.1 and a server step of 0.3 on the aggregated Delta eta (chosen on
+three independent tuning populations, SeedSequence(99), from beta in {0.03, 0.1, 0.3} and
+server steps in {0.3, 1}: with 1, PeFLL was unstable, 46% and 68% accuracy on two of
+the three populations against about 90% with 0.3).
 
 The check ``scott2024.P13`` is the paper's Fig. 3 on the same population (Dir(0.1)).
 
@@ -20,6 +24,8 @@ FedAvg's (the headline of Table 1); its report table lists every method.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import jax
@@ -28,7 +34,12 @@ import numpy as np
 
 from pflbounds.algorithms import pefll
 from pflbounds.algorithms.client_models import Softmax
-from pflbounds.algorithms.hypernetworks import key_of, mlp_embedding, mlp_hypernetwork
+from pflbounds.algorithms.hypernetworks import (
+    key_of,
+    linear_embedding,
+    mlp_embedding,
+    mlp_hypernetwork,
+)
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.problems.populations import LabelShift, label_shift_risk
 
@@ -51,58 +62,155 @@ def _populations(p: Mapping[str, Any], seeds: list[np.random.SeedSequence]):
     return pop, seen, new, np.stack(tests)
 
 
-def _stack(clients, classes: int, labels: bool = True) -> pefll.ClientData:
+def stack_clients(clients, classes: int, labels: bool = True) -> pefll.ClientData:
+    """One ClientData with a leading seed axis; ``labels`` False: descriptors from x only."""
     return pefll.ClientData(np.stack([c.embedding_inputs(classes, labels) for c in clients]),
                             np.stack([c.X for c in clients]), np.stack([c.Y for c in clients]))
 
 
-def _risks(model: Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray):
+
+@dataclass(frozen=True, eq=False)
+class Setting:
+    """One grid point of population C with every seed's data stacked (seed axis first):
+    seen and unseen clients, their label mixtures and training label sets, the held-out
+    points, the descriptor size l = 1 + n_total/4 and the training configuration."""
+
+    pop: LabelShift
+    model: Softmax
+    seen: pefll.ClientData
+    new: pefll.ClientData
+    pi_seen: np.ndarray
+    pi_new: np.ndarray
+    present_seen: np.ndarray
+    present_new: np.ndarray
+    tests: np.ndarray
+    l: int
+    cfg: pefll.TrainConfig
+
+    @property
+    def seeds(self) -> int:
+        return int(self.seen.x.shape[0])
+
+    @property
+    def n(self) -> int:
+        return self.seen.n
+
+    def unlabelled(self) -> Setting:
+        """The same clients with the labels withheld from the embedding inputs (Table 2)."""
+        C = self.pop.classes
+        z = np.asarray(self.seen.z).copy()
+        z[..., -C:] = 0.0
+        zn = np.asarray(self.new.z).copy()
+        zn[..., -C:] = 0.0
+        return replace(self, seen=self.seen._replace(z=z), new=self.new._replace(z=zn))
+
+
+def present_labels(Y: np.ndarray, classes: int) -> np.ndarray:
+    """Which classes occur in each client's training labels (..., classes), bool."""
+    return (Y[..., None] == np.arange(classes)).any(axis=-2)
+
+
+def train_config(p: Mapping[str, Any], n: int, m: int, **over: Any) -> pefll.TrainConfig:
+    """5% of the n clients per round, descriptors from a batch of up to 32 points (App. A)."""
+    kw = dict(T=int(p["T"]), c=max(1, round(0.05 * n)), k=int(p["k"]), beta=float(p["beta"]),
+              b=min(32, m), lam_h=float(p["lam"]), lam_v=float(p["lam"]),
+              lam_theta=float(p["lam_theta"]), server_lr=float(p["server_lr"]))
+    return pefll.TrainConfig(**{**kw, **over})
+
+
+def setting(p: Mapping[str, Any], seeds: list[np.random.SeedSequence]) -> Setting:
+    """Draw the population of grid point ``p`` for every seed (numpy only)."""
+    pop, seen, new, tests = _populations(p, seeds)
+    C, n = pop.classes, int(p["n"])
+    d_seen, d_new = stack_clients(seen, C), stack_clients(new, C)
+    m = d_seen.x.shape[2]
+    return Setting(pop, Softmax(pop.p, C), d_seen, d_new, np.stack([c.pi for c in seen]),
+                   np.stack([c.pi for c in new]), present_labels(d_seen.y, C),
+                   present_labels(d_new.y, C), tests, 1 + (n + d_new.x.shape[1]) // 4,
+                   train_config(p, n, m))
+
+
+def pefll_architecture(st: Setting, p: Mapping[str, Any], hidden: int | None = None,
+                       embedding: str = "mlp") -> pefll.Architecture:
+    """PeFLL with a tanh MLP hypernetwork (``hidden`` layers, default p["hidden"]) and an
+    embedding network on (x, one-hot y): ``"mlp"`` (one hidden tanh layer) or ``"linear"``."""
+    q = st.pop.p + st.pop.classes
+    embed = (mlp_embedding(q, st.l, int(p["width"])) if embedding == "mlp"
+             else linear_embedding(q, st.l))
+    hyper = mlp_hypernetwork(st.l, st.model.d, int(p["width"]),
+                             int(p["hidden"]) if hidden is None else hidden)
+    return pefll.Architecture("pefll", st.model, hyper, embed, l=st.l)
+
+
+@partial(jax.jit, static_argnums=0)
+def _class_errors(model: Softmax, thetas: jax.Array, tests: jax.Array, masks: jax.Array):
+    """Error rate of every seed's and client's model on the held-out points of each class
+    (seeds, clients, classes); classes outside a client's mask are never predicted (label
+    masking, App. A.3; an all-True mask is the plain argmax)."""
+    labels = jnp.arange(tests.shape[1])
+
+    def client(theta, test, mask):
+        def per_class(xc, c):
+            z = jnp.where(mask, model.logits(theta, xc), -jnp.inf)
+            return (jnp.argmax(z, axis=-1) != c).astype(jnp.float64).mean()
+        return jax.vmap(per_class)(test, labels)
+
+    return jax.vmap(lambda th, te, mk: jax.vmap(lambda t, k: client(t, te, k))(th, mk))(
+        thetas, tests, masks)
+
+
+def client_risks(model: Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray,
+                 masks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per seed and client: risk and standard error under the client's label mixture."""
-    C = tests.shape[1]
-    labels = jnp.arange(C)
-
-    def per_client(theta, test):
-        return jax.vmap(lambda xc, c: model.error(theta, xc, jnp.full(xc.shape[0], c)).mean())(
-            test, labels)
-
-    e = np.asarray(jax.jit(jax.vmap(lambda th, te: jax.vmap(lambda t: per_client(t, te))(th)))(
-        thetas, jnp.asarray(tests)))
+    if masks is None:
+        masks = np.ones(pis.shape, dtype=bool)
+    e = np.asarray(_class_errors(model, thetas, jnp.asarray(tests), jnp.asarray(masks)))
     return label_shift_risk(e, pis, PER_CLASS)
+
+
+def mean_risk(model: Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray,
+              masks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per seed: the mean risk over clients and its standard error (seeds,)."""
+    r, s_ = client_risks(model, thetas, tests, pis, masks)
+    return r.mean(axis=1), np.sqrt((s_**2).sum(axis=1)) / s_.shape[1]
+
+
+def predict_all(arch: pefll.Architecture, eta: dict, data: pefll.ClientData) -> jax.Array:
+    """PeFLL-predict for every seed and client (seeds, clients, d)."""
+    return jax.vmap(lambda e, d: pefll.predict_thetas(arch, e, d))(eta, data)
+
+
+def local_thetas(st: Setting, p: Mapping[str, Any], data: pefll.ClientData) -> jax.Array:
+    """Local: ``local_steps`` full-batch steps on each client's own data from zero."""
+    local = jax.vmap(lambda t, d: pefll.fine_tune(st.model, t, int(p["local_steps"]),
+                                                  float(p["ft_lr"]), float(p["lam_theta"]), d))
+    return local(jnp.zeros((st.seeds, data.n, st.model.d)), data)
+
+
+def method_keys(seed: np.random.SeedSequence, S: int, k: int = 5) -> jax.Array:
+    """(S, k) JAX keys: one per method and seed."""
+    return jax.vmap(lambda s: jax.random.split(s, k))(jax.random.split(key_of(seed), S))
 
 
 def run_table1(p: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, np.ndarray]:
     """Risks (seeds, methods, seen/unseen) averaged over clients, and their standard errors."""
     S = int(p["seeds"])
-    seeds = seed.spawn(S)
-    pop, seen, new, tests = _populations(p, seeds)
-    C, n = pop.classes, int(p["n"])
-    model = Softmax(pop.p, C)
-    d_seen, d_new = _stack(seen, C), _stack(new, C)
-    pi_seen = np.stack([c.pi for c in seen])
-    pi_new = np.stack([c.pi for c in new])
-    n_total = n + d_new.x.shape[1]
-    l = 1 + n_total // 4
-    m = d_seen.x.shape[2]
-    c = max(1, round(0.05 * n))
-    cfg = pefll.TrainConfig(T=int(p["T"]), c=c, k=int(p["k"]), beta=float(p["beta"]),
-                            b=min(32, m), lam_h=float(p["lam"]), lam_v=float(p["lam"]),
-                            lam_theta=float(p["lam_theta"]), server_lr=float(p["server_lr"]))
-    keys = jax.vmap(lambda s: jax.random.split(s, 5))(
-        jax.random.split(key_of(seed), S))  # (S, 5): one key per method and seed
-    hyper = mlp_hypernetwork(l, model.d, int(p["width"]), int(p["hidden"]))
+    st = setting(p, seed.spawn(S))
+    model, d_seen, d_new, n, l, cfg = st.model, st.seen, st.new, st.n, st.l, st.cfg
+    c = cfg.c
+    keys = method_keys(seed, S)
+    arch_pefll = pefll_architecture(st, p)
     archs = {"FedAvg": pefll.Architecture("fedavg", model),
-             "pFedHN": pefll.Architecture("pfedhn", model, hyper, l=l),
-             "PeFLL": pefll.Architecture("pefll", model, hyper,
-                                         mlp_embedding(pop.p + C, l, int(p["width"])), l=l)}
+             "pFedHN": pefll.Architecture("pfedhn", model, arch_pefll.hyper, l=l),
+             "PeFLL": arch_pefll}
     th: dict[str, tuple[jax.Array, jax.Array]] = {}
     for name, arch in archs.items():
         run = pefll.train(arch, d_seen, cfg, keys[:, METHODS.index(name)])
         eta = run["eta"]
         if name == "PeFLL":
-            f = jax.vmap(lambda e, d, a=arch: pefll.predict_thetas(a, e, d))
-            th[name] = (f(eta, d_seen), f(eta, d_new))
+            th[name] = (predict_all(arch, eta, d_seen), predict_all(arch, eta, d_new))
         elif name == "pFedHN":
-            seen_t = jax.vmap(lambda e, d, a=arch: pefll.predict_thetas(a, e, d))(eta, d_seen)
+            seen_t = predict_all(arch, eta, d_seen)
             new_t = jnp.stack([pefll.pfedhn_new_embeddings(
                 arch, jax.tree_util.tree_map(lambda a, j=j: a[j], eta),
                 jax.tree_util.tree_map(lambda a, j=j: a[j], d_new), 20, cfg,
@@ -115,17 +223,13 @@ def run_table1(p: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, 
     ft = jax.vmap(lambda t, d: pefll.fine_tune(model, t, int(p["ft_steps"]), float(p["ft_lr"]),
                                                float(p["lam_theta"]), d))
     th["FedAvg+FT"] = (ft(th["FedAvg"][0], d_seen), ft(th["FedAvg"][1], d_new))
-    local = jax.vmap(lambda t, d: pefll.fine_tune(model, t, int(p["local_steps"]),
-                                                  float(p["ft_lr"]), float(p["lam_theta"]), d))
-    th["Local"] = (local(jnp.zeros_like(th["FedAvg"][0]), d_seen),
-                   local(jnp.zeros_like(th["FedAvg"][1]), d_new))
+    th["Local"] = (local_thetas(st, p, d_seen), local_thetas(st, p, d_new))
     risk = np.zeros((S, len(METHODS), 2))
     se = np.zeros((S, len(METHODS), 2))
     for j, name in enumerate(METHODS):
-        for w, (thetas, pis) in enumerate(((th[name][0], pi_seen), (th[name][1], pi_new))):
-            r, s_ = _risks(model, thetas, tests, pis)
-            risk[:, j, w] = r.mean(axis=1)
-            se[:, j, w] = np.sqrt((s_**2).sum(axis=1)) / s_.shape[1]
+        for w, (thetas, pis) in enumerate(((th[name][0], st.pi_seen),
+                                           (th[name][1], st.pi_new))):
+            risk[:, j, w], se[:, j, w] = mean_risk(model, thetas, st.tests, pis)
     floats = np.array([0.0, archs["FedAvg"].floats_per_round(c), archs["FedAvg"]
                        .floats_per_round(c), archs["pFedHN"].floats_per_round(c),
                        archs["PeFLL"].floats_per_round(c)])
@@ -151,13 +255,15 @@ def plot_table1(outcome) -> list[dict]:
             cells = [f"{acc[:, j, w].mean():.1f} ± {acc[:, j, w].std():.1f}" for w in (0, 1)]
             rows.append([name, *cells, f"{float(np.asarray(ev['floats_per_round'])[j]):.0f}"])
         figs.append({"kind": "table", "title": f"Table 1 (synthetic, population C): n = "
-                     f"{prm['n']} seen clients, T = {prm['T']}, {prm['seeds']} seed(s)",
+                     f"{prm['n']} seen clients, T = {prm['T']}, {prm['seeds']} seeds.",
                      "columns": ["method", "seen clients", "unseen clients",
                                  "floats per round"],
                      "rows": rows, "caption": "Accuracy (%) of each client's model under its "
                      "own label mixture, mean ± std over seeds (synthetic rerun, not the "
                      "paper's CIFAR/FEMNIST numbers); held-out standard errors are below "
-                     "0.5 points."})
+                     "0.5 points. The paper's grid also has n = 900: left out, as its run "
+                     "(three seeds, every method) had not finished after 5 CPU minutes and "
+                     "the whole scott2024 suite must stay near 30 minutes."})
     return figs
 
 
@@ -182,7 +288,7 @@ def simulate_p13(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     pop, seen, new, _ = _populations(p, seed.spawn(S))
     C, n = pop.classes, int(p["n"])
     model = Softmax(pop.p, C)
-    d_seen, d_new = _stack(seen, C), _stack(new, C)
+    d_seen, d_new = stack_clients(seen, C), stack_clients(new, C)
     pi_seen = np.stack([c.pi for c in seen])
     pi_new = np.stack([c.pi for c in new])
     l = 1 + (n + d_new.x.shape[1]) // 4
@@ -220,7 +326,7 @@ def plot_p13(outcome) -> list[dict]:
     figs = []
     for ev in outcome.evidence:
         f = figure("curves", f"{outcome.check_id}: descriptor geometry during training "
-                   f"(Dir({ev['params']['alpha']}), n = {ev['params']['n']})", "round",
+                   f"(Dir({ev['params']['alpha']}), n = {ev['params']['n']}).", "round",
                    "mean Spearman (unseen clients)",
                    [series("Spearman of ||v_i - v_j|| against ||pi_i - pi_j||",
                            np.asarray(ev["rounds"]), np.asarray(ev["spearman"]), "measured")],
@@ -233,14 +339,14 @@ def plot_p13(outcome) -> list[dict]:
 
 
 _C = {"p": 10, "classes": 5, "sep": 3.0, "alpha": 0.3, "m_total": 4500, "k": 10,
-      "beta": 0.1, "lam": 1e-4, "lam_theta": 1e-3, "server_lr": 1.0, "width": 32,
+      "beta": 0.1, "lam": 1e-4, "lam_theta": 1e-3, "server_lr": 0.3, "width": 32,
       "hidden": 3, "ft_steps": 20, "ft_lr": 0.1, "local_steps": 200}
 
 CHECKS = [
     Check(
         P + "table1", "Table 1 (synthetic): PeFLL's seen and unseen risk at most FedAvg's",
         CheckKind.BOUND_HOLDS, Verdict.VIOLATED, simulate_table1,
-        grid=(dict(_C, n=90, T=300, seeds=1),),
+        grid=tuple(dict(_C, n=n, T=2000, seeds=3) for n in (90, 450)),
         quick_grid=(dict(_C, n=90, T=300, seeds=1),), engine="exact", plot=plot_table1,
         result_id=P + "communication", form="printed",
         xlabel="seen (0), unseen (1) clients", ylabel="mean 0-1 risk",
@@ -249,7 +355,7 @@ CHECKS = [
                     "table lists Local, FedAvg, FedAvg + fine-tuning, pFedHN and PeFLL."),
     Check(
         P + "P13", "Descriptor geometry (Fig. 3): the Spearman correlation rises in training",
-        CheckKind.LOWER_BOUND, Verdict.VIOLATED, simulate_p13,
+        CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p13,
         grid=(dict(_C, alpha=0.1, n=90, T=1000, seeds=2, checkpoints=4),),
         quick_grid=(dict(_C, alpha=0.1, n=90, T=300, seeds=1, checkpoints=3),),
         engine="exact", plot=plot_p13, result_id=P + "communication", form="printed",
@@ -257,5 +363,7 @@ CHECKS = [
         description="Population C with Dir(0.1), PeFLL with a tanh MLP embedding: the mean "
                     "Spearman correlation of descriptor distances with ||pi_i - pi_j|| for "
                     "unseen clients at the end of training, against its value at "
-                    "initialisation."),
+                    "initialisation. Expected HOLDS: it rises from 0.77 to 0.88 in 1000 rounds "
+                    "(server step 0.3; with a server step of 1 training was unstable and the "
+                    "correlation fell)."),
 ]
