@@ -153,8 +153,8 @@ def plot_digits(outcome) -> list[dict]:
             "kind": "table", "title": f"§5.2 stand-in (sklearn digits, {prm['n']} distorted "
             f"writers, 64-32-10 MLP, s = {prm['s']}, t = {prm['t']}, K = {prm['K']})",
             "columns": ["strategy", "test accuracy (%)", "paper (FEMNIST, %)"], "rows": rows,
-            "caption": "A stand-in, not FEMNIST: 8x8 digits split among writers by one affine "
-            "distortion each. Fraction of Karula's constraints active at the end: "
+            "caption": "A stand-in, not FEMNIST: 8 by 8 pixel digits split among writers by "
+            "one affine distortion each. Fraction of Karula's constraints active at the end: "
             f"{np.round(np.asarray(ev['active_fraction']), 3).tolist()}; IFCA clusters in "
             f"use: {np.asarray(ev['ifca_clusters']).tolist()}."})
     return figs
