@@ -345,14 +345,18 @@ _C = {"p": 10, "classes": 5, "sep": 3.0, "alpha": 0.3, "m_total": 4500, "k": 10,
 CHECKS = [
     Check(
         P + "table1", "Table 1 (synthetic): PeFLL's seen and unseen risk at most FedAvg's",
-        CheckKind.BOUND_HOLDS, Verdict.VIOLATED, simulate_table1,
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_table1,
         grid=tuple(dict(_C, n=n, T=2000, seeds=3) for n in (90, 450)),
         quick_grid=(dict(_C, n=90, T=300, seeds=1),), engine="exact", plot=plot_table1,
         result_id=P + "communication", form="printed",
         xlabel="seen (0), unseen (1) clients", ylabel="mean 0-1 risk",
         description="Population C (label shift, Dir(0.3)); the measured value is PeFLL's mean "
                     "risk, the bound FedAvg's, on seen (0) and unseen (1) clients; the report "
-                    "table lists Local, FedAvg, FedAvg + fine-tuning, pFedHN and PeFLL."),
+                    "table lists Local, FedAvg, FedAvg + fine-tuning, pFedHN and PeFLL. "
+                    "Expected HOLDS (reproduces): PeFLL 93.6 / 94.4 (seen / unseen) against "
+                    "FedAvg 90.1 / 90.8 at n = 90, 91.2 / 91.2 against 89.9 / 89.9 at n = 450; "
+                    "PeFLL is best at n = 90 but FedAvg + FT edges it at n = 450 (91.7 / "
+                    "91.6)."),
     Check(
         P + "P13", "Descriptor geometry (Fig. 3): the Spearman correlation rises in training",
         CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p13,
