@@ -737,6 +737,14 @@ def _fmt_bytes(n: float) -> str:
     return f"{n:.1f} {unit}"
 
 
+def load_report_papers(outcomes: Sequence[Any], *, every: bool = False) -> None:
+    """Import the papers (with their checks) that ``outcomes`` come from; every paper when
+    ``every`` (a suite to run, an audit chapter) or when there are no outcomes."""
+    from pflbounds.reporting.assemble import load_outcome_papers
+
+    load_outcome_papers([] if every else outcomes)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the PDF report of a suite (run first) or of a results folder. Every problem with
     the source or the output is one line (exit 2), checked before any work; Ctrl-C leaves the
@@ -747,7 +755,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         if src is not None and (Path(src).is_dir() or Path(src).name == "outcomes.json"):
             outcomes, suite_name, results = _report_results(Path(src)), _report_name(src), src
             suite = None
+            load_report_papers(outcomes, every=bool(args.audit))
         else:
+            load_report_papers([], every=True)
             suite = _load_suite_file(_suite_path(src))
             suite_name, results = suite.name, None
         out = _report_out(args.out, suite_name)
@@ -1080,6 +1090,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # solve, about one result, load only its paper (a fast start)
         if args.command in ("eval", "solve"):
             load_for_result(args.result_id)
+        elif args.command == "report":
+            pass  # cmd_report loads the papers its source names (all of them for a suite)
         else:
             load_papers(checks=args.command in ("check", "validate", "report", "audit"))
         return int(args.func(args) or 0)

@@ -150,8 +150,12 @@ def all_checks(paper: str | None = None) -> list[Check]:
 
 
 def match(pattern: str) -> list[Check]:
-    """Checks whose id matches a glob pattern (``even2022.*``, ``*.P1``), sorted by id."""
-    load_papers()
+    """Checks whose id matches a glob pattern (``even2022.*``, ``*.P1``), sorted by id.
+    A pattern that names its paper (``even2022.*``) loads only that paper."""
+    paper = pattern.split(".", 1)[0]
+    if "." not in pattern or any(ch in paper for ch in "*?[") or not loader.load_paper(
+            paper, checks=True):
+        load_papers()
     return [_CHECKS[c] for c in sorted(_CHECKS) if fnmatch.fnmatchcase(c, pattern)]
 
 

@@ -167,12 +167,28 @@ def data_command(outcomes: Sequence[Any], results_dir: str | Path | None = None,
             f"seed = {seed} and grid = \"{grid}\"")
 
 
+def _may_name_only(path: Path, papers: set[str]) -> bool:
+    """False when the suite file surely names a check of a paper outside ``papers`` (so it
+    cannot match, and loading it, which imports its papers, can be skipped)."""
+    import tomllib
+
+    try:
+        items = tomllib.loads(path.read_text(encoding="utf-8")).get("checks", [])
+        prefixes = {str(item["id"]).split(".", 1)[0] for item in items}
+    except Exception:  # noqa: BLE001 - let load_suite decide
+        return True
+    return any(ch in p for p in prefixes for ch in "*?[") or prefixes <= papers
+
+
 def _matching_suite(ids: list[str], seeds: set, quick: set, suites_dir) -> str | None:
     from pflbounds.running.suite import load_suite
 
     if len(seeds) != 1 or len(quick) != 1:
         return None
+    papers = {i.split(".", 1)[0] for i in ids}
     for path in sorted(Path(suites_dir).glob("*.toml")):
+        if not _may_name_only(path, papers):
+            continue
         try:
             suite = load_suite(path)
         except Exception:  # noqa: BLE001 - a broken suite file just does not match
@@ -182,6 +198,22 @@ def _matching_suite(ids: list[str], seeds: set, quick: set, suites_dir) -> str |
                 e.quick == next(iter(quick)) for e in suite.entries):
             return str(path)
     return None
+
+
+def load_outcome_papers(outcomes: Sequence[Any]) -> None:
+    """Import the paper packages (and their checks) that ``outcomes`` come from, or every
+    paper when there are none or one of them names no paper package: a report of one paper's
+    results does not pay for building the others."""
+    from pflbounds.checking import registry
+    from pflbounds.symbolic import loader
+
+    ids = {o.check_id.split(".", 1)[0] for o in outcomes}
+    known = {n.rsplit(".", 1)[-1] for n in loader.paper_packages()}
+    if not ids or not ids <= known:
+        registry.load_papers()
+        return
+    for pid in sorted(ids):
+        loader.load_paper(pid, checks=True)
 
 
 def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
@@ -194,10 +226,10 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
     that made the outcomes (see :func:`data_command`)."""
     from pflbounds.checking import registry
 
-    registry.load_papers()
+    load_outcome_papers([] if audit is not None else outcomes)
     outcomes = sorted(outcomes, key=lambda o: check_order(o.check_id))
     by_check = {o.check_id: o for o in outcomes}
-    papers = catalog.papers()
+    papers = catalog.loaded_papers()
     paper_ids = sorted({o.check_id.split(".", 1)[0] for o in outcomes} & set(papers)) or \
         sorted(papers)
     sections = []

@@ -116,8 +116,15 @@ def _in_load_order(results: list[Result]) -> list[Result]:
                                           index.get(r.id, len(index) + pos[r.id])))
 
 
+def _load(paper: str | None) -> None:
+    """Every paper, or only ``paper`` (every paper when it is not a package: for the
+    message that lists the known ones)."""
+    if paper is None or not loader.load_paper(paper):
+        load_papers()
+
+
 def results(paper: str | None = None) -> list[Result]:
-    load_papers()
+    _load(paper)
     if paper is not None and paper not in _PAPERS:
         raise KeyError(f"unknown paper {paper!r}; known: {', '.join(sorted(_PAPERS))}")
     return _in_load_order([r for r in _RESULTS.values() if paper is None or r.paper == paper])
@@ -129,7 +136,7 @@ def loaded_results() -> list[Result]:
 
 
 def assumptions(paper: str | None = None) -> list[Assumption]:
-    load_papers()
+    _load(paper)
     rank = _paper_rank()
     found = [a for a in _ASSUMPTIONS.values() if paper is None or a.id.startswith(paper + ".")]
     return sorted(found, key=lambda a: rank.get(a.id.split(".", 1)[0], len(rank)))
@@ -137,6 +144,11 @@ def assumptions(paper: str | None = None) -> list[Assumption]:
 
 def papers() -> dict[str, dict[str, str]]:
     load_papers()
+    return loaded_papers()
+
+
+def loaded_papers() -> dict[str, dict[str, str]]:
+    """The papers loaded so far, in the loader's order (no loading)."""
     rank = _paper_rank()
     return dict(sorted(_PAPERS.items(), key=lambda kv: rank.get(kv[0], len(rank))))
 

@@ -184,3 +184,19 @@ def test_item_title_sets_a_leading_check_id_as_an_identifier():
     assert "E_dimension" not in t[len(_ident("erickson2025.E_dimension")):]
     assert _item_title("", "x.y") == ""
     assert _item_title("a_b: other title", "x.y") == _sentence(_t("a_b: other title"))
+
+
+def test_a_report_of_one_papers_results_loads_only_that_paper(small_results, tmp_path):
+    """The report of even2022 results builds neither the other papers nor their checks."""
+    results, _ = small_results
+    out = tmp_path / "r.pdf"
+    code = (
+        "import sys\nfrom pflbounds.cli import main\n"
+        f"assert main(['report', {str(results)!r}, '--out', {str(out)!r}]) == 0\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules\n"
+        "              if m.startswith('pflbounds.papers.') and m.count('.') >= 2}))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=600, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "['even2022']"
+    assert out.stat().st_size > 10_000
