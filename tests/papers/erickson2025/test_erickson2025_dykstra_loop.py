@@ -10,7 +10,7 @@ from pflbounds.papers.erickson2025.checks.dykstra_loop import simulate_p5_dykstr
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance, run
 from pflbounds.problems.inexact_projection import Projector, inexactness
 
-_P = dict(n=5, d=2, s=3, cond=10.0, rho=0.5, inst=0)
+_P = dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0)
 
 
 def test_measured_inexactness_is_below_dykstras_certificate():
