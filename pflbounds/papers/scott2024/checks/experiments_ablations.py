@@ -491,7 +491,13 @@ CHECKS = [
            dict(_A, **_B8), "PeFLL on the grid lambda_theta x lambda_h = lambda_v: mean "
            "seen-client risk at the largest lambda_theta at which training stayed finite "
            "(measured) against the smallest risk at a smaller lambda_theta (lower bound), per "
-           "column; the table shows Theorem 3.2's bound beside each cell.",
+           "column; the table shows Theorem 3.2's bound beside each cell. Expected HOLDS: "
+           "lambda_theta = 0.05 costs 1.4-1.5 points (92.2-92.4% seen against 93.7-93.8% at "
+           "5e-3); at the paper's 0.5 every run diverges (the pull of 2 lambda_theta theta "
+           "on the hypernetwork through J^T is too strong for the server step 0.3). "
+           "Theorem 3.2's bound is vacuous here (2.1-4.1): the posterior variances that keep "
+           "the KL small raise the stochastic emp to 0.55-0.74; it is about half as large with "
+           "lambda_h = lambda_v = 1e-3.",
            "lambda_h = lambda_v"),
     _check("table9", "Table 9 (synthetic): the MLP embedding at least as accurate as the "
            "linear one", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_table9, plot_table9,
