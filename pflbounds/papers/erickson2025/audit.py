@@ -32,8 +32,13 @@ MUTANT_NOTES = {
         "<u - v, grad f - nu> leaves 0.037. Samples with small ||u - theta||, large "
         "||v - theta|| and delta near the slack would be needed.",
     "erickson2025.proposition3_4:printed":
-        "P8 holds (2) by a factor 6800 on the translation family: L_X = gamma (R + rho) is a "
-        "worst-case Lipschitz constant, far above what the instances attain.",
+        "P8 holds (2) by a factor 6800 on the translation family (L_X = gamma (R + rho) is a "
+        "worst-case Lipschitz constant, far above what the instances attain) and P8_ridge "
+        "draws the bound beside its verdict: halving its constant reaches neither.",
+    "erickson2025.corollary_floor:corrected":
+        "P5_dykstra holds by a factor 3.0e4 on its quick instance: the floor 128 L delta/3 + "
+        "32 (s + 1) sigma^2/s is four decades above the measured floor, so halving it or "
+        "dividing it by 10 keeps it above.",
     "erickson2025.theorem4_3_eta38:corrected":
         "Theorem 4.3's corrected bound holds with room on every check: P1 (sigma = 0, "
         "delta = 0, the Delta0/K term) by a factor 16.1 at K = 5, P4 (the sigma^2 floor) by "
@@ -45,12 +50,13 @@ MUTANT_NOTES = {
     "erickson2025.theorem4_3_eta38:explicit":
         "P2 (the 3-client counterexample) is at K = 1, where K^-2 = K^-1, and its corrected "
         "side (the explicit form) holds by 7.5 (2/15): halving Delta0/K keeps it; the "
-        "other checks that evaluate the form (E_dimension, P4_rescaled) read units, scaling "
-        "or the corrected side, which holds with room.",
+        "other checks that evaluate the form (E_dimension, P1, P4_rescaled) read units, "
+        "scaling, or another form beside which it is drawn.",
     "erickson2025.theorem4_3_eta38:printed":
-        "These mutants are evaluated only by E_dimension, which reads units and scaling: a "
-        "mutant that keeps the printed form's dimensional error (the sigma^2 term without "
-        "eta) passes it. P1_printed and P2 do not reach them (P1_printed runs sigma = 0, "
-        "delta = 0; P2 is at K = 1 with sigma = delta = 0), so only the Delta0/K term is "
-        "compared with a measurement.",
+        "These mutants (of the delta and sigma^2 terms) are evaluated only by checks whose "
+        "verdict does not read the printed value: E_dimension reads units and scaling (a "
+        "mutant that keeps the printed form's dimensional error, the sigma^2 term without "
+        "eta, passes it), and P4 and P5 draw the printed floor beside their corrected "
+        "bound. P1_printed and P2 run sigma = delta = 0, so only the printed Delta0/K term "
+        "is compared with a measurement.",
 }
