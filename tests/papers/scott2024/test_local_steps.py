@@ -8,9 +8,10 @@ from pflbounds.papers.scott2024.checks.training import _pts
 
 
 def test_p15_grid_has_both_regimes_and_the_figure_splits_them():
-    check = ls.CHECKS[0]
-    assert {p["s"] for p in check.grid} == {1, None}
-    assert sorted({p["k"] for p in check.grid}) == list(ls.KS)
+    mini, full = ls.CHECKS
+    assert {p["s"] for p in mini.grid} == {1} and {p["s"] for p in full.grid} == {None}
+    assert sorted({p["k"] for p in full.grid}) == list(ls.KS)
+    assert (full.predicted - full.tolerance, full.predicted + full.tolerance) == (-0.25, 0.25)
     evs = [{"params": _pts(T=2000, c=5, k=k, s=s, init=0), "mean": np.array([1.0 / k]),
             "lo": np.array([0.9 / k]), "hi": np.array([1.1 / k])}
            for s in (1, None) for k in (5, 1)]

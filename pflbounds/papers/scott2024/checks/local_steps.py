@@ -6,9 +6,9 @@ sigma_1^2 part, L 6 sigma_1^2/(k sqrt(cT)), depends on k (like 1/k); the gamma_G
 F_* and 224 c L1^2 b1^2 b2^2/T terms do not. So the average should fall with k where the
 local minibatch noise dominates (local minibatch ``s`` = 1) and barely move where the
 clients' heterogeneity dominates (full-data local gradients, ``s`` = None: sigma_1 = 0).
-The check fits the log-log slope of the average against k in each regime and reads the
-prediction as a slope within [-1, 0] (k never hurts and helps at most like 1/k); the report
-shows both regimes side by side.
+Two checks fit the log-log slope of the average against k: P15_minibatch reads the
+prediction as a slope within [-1, 0] (k never hurts and helps at most like 1/k),
+P15_fullbatch as a slope within [-1/4, 1/4] (k matters little).
 """
 
 from __future__ import annotations
@@ -36,9 +36,15 @@ def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
                       fixed_start(arch, inst.n, p["init"], R))
     tr = out["trace"]
     g2 = np.asarray(tr["grad2"])
-    return {"cost": g2[:, :-1].mean(axis=1),
-            "sigma1_2": np.asarray(np.max(np.asarray(out["sigma1_2"]))),
-            "gammaG2": np.asarray(np.max(np.asarray(tr["gammaG2"])))}
+    # a diverged run (single-point gradients at beta = 2 sqrt(c)/sqrt(T) for k = 1) leaves
+    # A1's bounded region: it is counted and left out, as in P3
+    ok = np.isfinite(g2).all(axis=1)
+    if not ok.any():
+        raise FloatingPointError(f"P15: every run diverged at k = {p['k']}")
+    return {"cost": g2[ok, :-1].mean(axis=1),
+            "sigma1_2": np.asarray(np.max(np.asarray(out["sigma1_2"])[ok])),
+            "gammaG2": np.asarray(np.max(np.asarray(tr["gammaG2"])[ok])),
+            "sum_diverged": np.asarray(float(R - ok.sum()))}
 
 
 def plot_p15(outcome) -> list[dict]:
@@ -70,18 +76,32 @@ def plot_p15(outcome) -> list[dict]:
     return [fig]
 
 
+_P15: dict[str, Any] = dict(engine="mc", replicas=8, block_size=8, x_param="k",
+                           result_id=P + "theorem3_1", form="printed", plot=plot_p15,
+                           xlabel="k (local steps)",
+                           ylabel="(1/T) sum_t ||grad F(eta_t)||^2")
+
 CHECKS = [
     Check(
-        P + "P15", "Local steps k: the average squared gradient norm falls at most like 1/k "
-        "and does not grow (weak prediction, reported)", CheckKind.SCALING, Verdict.HOLDS,
-        simulate_p15,
-        grid=tuple(_pts(T=2000, c=5, k=k, s=s, init=0) for s in (1, None) for k in KS),
+        P + "P15_minibatch", "Local steps, sigma_1-dominated (local minibatch 1): the average "
+        "squared gradient norm falls with k, at most like 1/k (weak prediction, reported)",
+        CheckKind.SCALING, Verdict.HOLDS, simulate_p15,
+        grid=tuple(_pts(T=2000, c=5, k=k, s=1, init=0) for k in KS),
         quick_grid=tuple(_pts(T=200, c=5, k=k, s=1, init=0) for k in (1, 5)),
-        engine="mc", replicas=8, block_size=8, predicted=-0.5, tolerance=0.5, x_param="k",
-        result_id=P + "theorem3_1", form="printed", plot=plot_p15,
-        xlabel="k (local steps)", ylabel="(1/T) sum_t ||grad F(eta_t)||^2",
+        predicted=-0.5, tolerance=0.5, **_P15,
         description="Population A with beta = 2 sqrt(c)/(k sqrt(T)) (beta k fixed), k in {1, "
-                    "2, 5, 10}, local minibatch 1 (sigma_1-dominated) and full-data local "
-                    "gradients (gamma_G-dominated, sigma_1 = 0), 8 runs per point from one "
-                    "fixed eta_0; one log-log fit per regime, read as within [-1, 0]."),
+                    "2, 5, 10}, local minibatch of 1 point, 8 runs per k from one fixed eta_0: "
+                    "the log-log slope against k read as within [-1, 0] (Theorem 3.1's "
+                    "sigma_1^2 part falls like 1/k, its other terms do not depend on k)."),
+    Check(
+        P + "P15_fullbatch", "Local steps, gamma_G-dominated (full-data local gradients): k "
+        "matters little (weak prediction, reported)",
+        CheckKind.SCALING, Verdict.HOLDS, simulate_p15,
+        grid=tuple(_pts(T=2000, c=5, k=k, s=None, init=0) for k in KS),
+        quick_grid=tuple(_pts(T=200, c=5, k=k, s=None, init=0) for k in (1, 5)),
+        predicted=0.0, tolerance=0.25, **_P15,
+        description="As P15_minibatch with full-data local gradients (sigma_1 = 0, the "
+                    "clients' heterogeneity gamma_G^2 remains): 'k should matter little' read "
+                    "as a log-log slope within [-1/4, 1/4] (at most a factor 10^(1/4) = 1.8 "
+                    "from k = 1 to 10)."),
 ]

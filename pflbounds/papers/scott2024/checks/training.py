@@ -183,7 +183,7 @@ def p1_against_T(outcome) -> list[dict]:
         def entry(e: dict, key: str, j: int = 0) -> float:
             return float(np.atleast_1d(np.asarray(e.get(key, np.nan), dtype=float))[j])
 
-        items = [series("measured (1/T) sum_t ||grad F(eta_t)||^2", T,
+        items = [series("measured average", T,
                         [entry(e, "mean") for e in evs], "measured",
                         [entry(e, "lo") for e in evs], [entry(e, "hi") for e in evs],
                         group="measured")]
@@ -191,7 +191,7 @@ def p1_against_T(outcome) -> list[dict]:
             items.append(series(f"Theorem 3.1, {f}", T, [entry(e, "bound", j) for e in evs],
                                 FORM_STYLE.get(f, "bound"), group=f))
         fig = figure("curves", f"{outcome.check_id}: Theorem 3.1's forms against T (c = {c}, "
-                     f"k = {k})", "T (rounds)", "(1/T) sum_t ||grad F(eta_t)||^2", items,
+                     f"k = {k})", "T", "(1/T) sum_t ||grad F(eta_t)||^2", items,
                      logx=True, logy=True)
         fig["caption"] = ("Population A, beta = 2 sqrt(c)/(k sqrt(T)); each form is evaluated "
                           "with b1, b2, L, sigma_1^2, gamma_G^2 and F(eta_0) - F_* measured on "
@@ -342,7 +342,7 @@ CHECKS = [
         quick_grid=tuple(_pts(T=T, c=5, k=5, init=0) for T in (200, 800)),
         engine="mc", replicas=32, block_size=32, predicted=-1.5, tolerance=1.0,
         x_param="T", result_id=P + "theorem3_1", form="rederived",
-        xlabel="T (rounds)", ylabel="(1/T) sum_t ||grad F(eta_t)||^2",
+        xlabel="T", ylabel="(1/T) sum_t ||grad F(eta_t)||^2",
         description="Log-log slope of the average squared gradient norm against T in {500, "
                     "2000, 8000} with beta = 2 sqrt(c)/(k sqrt(T)), 32 runs per T from one "
                     "fixed eta_0 (the theorem's expectation is over the algorithm's sampling "
