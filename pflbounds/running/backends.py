@@ -165,6 +165,16 @@ def connect(scheduler: Any, timeout: float = 10.0) -> tuple[Any, bool]:
     return Client(scheduler, set_as_default=False), True  # a cluster object
 
 
+def _shipped(task: Task, check: Check | None) -> Check | None:
+    """The check to send with a task: None when the worker finds the same check by id (a
+    registered check whose module the task names), so that it is not pickled per task."""
+    from pflbounds.checking import registry
+
+    if check is not None and task.module and registry.find(task.check_id) is check:
+        return None
+    return check
+
+
 def dask(items: Sequence[Item], scheduler: Any) -> Iterator[tuple[int, TaskResult]]:
     """Run the tasks on a Dask cluster (an address, a cluster or a ``Client``); results come
     back to this process."""
@@ -180,7 +190,7 @@ def dask(items: Sequence[Item], scheduler: Any) -> Iterator[tuple[int, TaskResul
         pid = os.getpid()
         for i, t, c in items:
             key = f"pflbounds-{t.check_id}-p{t.point_index}-b{t.block_index}-{run}"
-            futures[client.submit(compute, t, c, pid, key=key, retries=0)] = (i, t)
+            futures[client.submit(compute, t, _shipped(t, c), pid, key=key, retries=0)] = (i, t)
         for f in as_completed(list(futures), loop=client.loop):
             i, t = futures.pop(f)
             try:

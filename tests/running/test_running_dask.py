@@ -97,3 +97,17 @@ def test_local_cluster_workers_run_with_the_worker_config():
                               / "pflbounds.yaml").read_text())
     flat = {k: dask.config.get(k, config=shipped) for k in DASK_WORKER_CONFIG}
     assert flat == DASK_WORKER_CONFIG
+
+
+def test_a_registered_check_is_not_pickled_per_task(toys):
+    """Workers find a registered check by id; an unregistered one travels with its task."""
+    import dataclasses
+
+    from pflbounds.running.backends import _shipped
+
+    check = toys["toy.exact_true"]
+    task = plan(check)[0]
+    assert task.module and _shipped(task, check) is None
+    other = dataclasses.replace(check)  # same id, not the registered object
+    assert _shipped(task, other) is other
+    assert _shipped(dataclasses.replace(task, module=None), check) is check
