@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from report_sample import make_sample_report
+from report_sample import SMALL_CHECKS, make_sample_report
 
 from pflbounds.reporting.model import Report
 
@@ -14,14 +14,6 @@ def sample_report() -> Report:
     return make_sample_report()
 
 
-#: Real even2022 checks, fast on their quick grids, that cover every kind of figure and table:
-#: curves with bounds, a rate, a scaling, a Monte Carlo band, value tables (one x value, an
-#: identity), four errata (CONFIRMED erratum checks and identities) and an expected VIOLATED.
-SMALL_CHECKS = (
-    "even2022.P1", "even2022.P1_mc", "even2022.P3", "even2022.P3n", "even2022.P6_theory",
-    "even2022.P9_lemma5", "even2022.P10", "even2022.P11", "even2022.P14",
-    "even2022.P15_global", "even2022.E16", "even2022.E17",
-)
 
 
 @pytest.fixture(scope="session")

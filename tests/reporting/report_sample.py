@@ -236,3 +236,13 @@ def make_sample_report() -> Report:
         suite="even2022",
     )
     return Report(title="pflbounds validation report", sections=[section], provenance=prov)
+
+
+#: Real even2022 checks, fast on their quick grids, that cover every kind of figure and table:
+#: curves with bounds, a rate, a scaling, a Monte Carlo band, value tables (one x value, an
+#: identity), four errata (CONFIRMED erratum checks and identities) and an expected VIOLATED.
+SMALL_CHECKS = (
+    "even2022.P1", "even2022.P1_mc", "even2022.P3", "even2022.P3n", "even2022.P6_theory",
+    "even2022.P9_lemma5", "even2022.P10", "even2022.P11", "even2022.P14",
+    "even2022.P15_global", "even2022.E16", "even2022.E17",
+)

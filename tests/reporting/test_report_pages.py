@@ -12,7 +12,7 @@ import matplotlib
 import matplotlib.image as mpimg
 import numpy as np
 import pytest
-from conftest import SMALL_CHECKS
+from report_sample import SMALL_CHECKS
 
 from pflbounds.reporting import render_pages_png
 from pflbounds.reporting.assemble import build_report, data_command
