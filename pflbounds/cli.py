@@ -737,27 +737,23 @@ def _fmt_bytes(n: float) -> str:
     return f"{n:.1f} {unit}"
 
 
-def load_report_papers(outcomes: Sequence[Any], *, every: bool = False) -> None:
-    """Import the papers (with their checks) that ``outcomes`` come from; every paper when
-    ``every`` (a suite to run, an audit chapter) or when there are no outcomes."""
-    from pflbounds.reporting.assemble import load_outcome_papers
-
-    load_outcome_papers([] if every else outcomes)
-
-
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the PDF report of a suite (run first) or of a results folder. Every problem with
     the source or the output is one line (exit 2), checked before any work; Ctrl-C leaves the
     previous report as it was (exit 130)."""
+    from pflbounds.reporting.assemble import load_outcome_papers
+
     out = None
     try:
         src = args.source
         if src is not None and (Path(src).is_dir() or Path(src).name == "outcomes.json"):
             outcomes, suite_name, results = _report_results(Path(src)), _report_name(src), src
             suite = None
-            load_report_papers(outcomes, every=bool(args.audit))
+            # the papers the outcomes come from (all of them for an audit chapter), so
+            # that a broken one is named before any work
+            load_outcome_papers([] if args.audit else outcomes)
         else:
-            load_report_papers([], every=True)
+            load_outcome_papers([])  # a suite to run: every paper, as validate loads them
             suite = _load_suite_file(_suite_path(src))
             suite_name, results = suite.name, None
         out = _report_out(args.out, suite_name)
