@@ -104,7 +104,12 @@ def _verdict_row(o, check) -> VerdictRow:
         plots, tables = _figures(o, check)
     except Exception:  # noqa: BLE001 - a report without a figure beats no report
         plots, tables = [], []
-    detail = (o.detail or "") + (f" {check.description}" if check and check.description else "")
+    detail = (o.detail or "").rstrip()
+    if check and check.description:
+        # a full stop between the measured detail and the description, or the two run into
+        # one formula ("at point 0" + "n = 3" typesets as 0n = 3)
+        end = "" if not detail or detail[-1] in ".;:!?" else "."
+        detail = f"{detail}{end} {check.description}".lstrip()
     return VerdictRow(
         check_id=o.check_id, title=getattr(o, "title", "") or (check.title if check else ""),
         kind=str(o.kind.value if hasattr(o.kind, "value") else o.kind),

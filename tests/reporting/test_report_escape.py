@@ -102,3 +102,20 @@ def test_hostile_prose_in_every_field(sample_report, tmp_path: Path) -> None:
     typ = pdf.with_suffix(".typ").read_text(encoding="utf-8")
     assert "\\#panic" in typ
     assert '#panic("escaped badly")' not in typ.replace("\\#panic", "")
+
+
+def test_a_detail_and_the_description_are_two_sentences():
+    """'at point 0' followed by 'n = 3' must not run into one formula (0n = 3)."""
+    from types import SimpleNamespace
+
+    from pflbounds.reporting.assemble import _verdict_row
+
+    v = SimpleNamespace(value="HOLDS")
+    o = SimpleNamespace(check_id="x.P2", kind="bound", verdict=v, expected=v, as_expected=True,
+                        margin=1.0, replicas=1, detail="ratio 1.067 at point 0",
+                        config_hash="", seed=0)
+    check = SimpleNamespace(title="t", result_id="", form="", deterministic=True,
+                            description="n = 3, d = 1.")
+    assert _verdict_row(o, check).detail == "ratio 1.067 at point 0. n = 3, d = 1."
+    o.detail = "ends here;"
+    assert _verdict_row(o, check).detail == "ends here; n = 3, d = 1."
