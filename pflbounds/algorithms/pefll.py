@@ -119,7 +119,9 @@ class TrainConfig:
     regularizer weights, ``reg_step`` ("proof": beta k, "alg2": beta), ``server_lr`` on the
     aggregated Delta eta (1 in the proof), ``record_every``: the full objective's gradient is
     measured every that many rounds (0: never), ``jacobian``: also measure the Jacobian's
-    operator norm (b_2) at every recorded iterate.
+    operator norm (b_2) at every recorded iterate, ``minibatch_variance``: measure the exact
+    minibatch-gradient variance sigma_1^2 at every local iterate (all m per-point gradients
+    per step; off, the runs report NaN for it and follow the same trajectory bit for bit).
     """
 
     T: int
@@ -135,6 +137,7 @@ class TrainConfig:
     server_lr: float = 1.0
     record_every: int = 0
     jacobian: bool = False
+    minibatch_variance: bool = False
 
     def __post_init__(self) -> None:
         if self.reg_step not in REG_STEPS:
@@ -153,7 +156,8 @@ def _reg_grad(eta: dict, cfg: TrainConfig) -> dict:
             "v": jax.tree_util.tree_map(lambda a: 2 * cfg.lam_v * a, eta["v"])}
 
 
-def _jnp(data: ClientData) -> ClientData:
+def as_jax(data: ClientData) -> ClientData:
+    """The same clients with every array a JAX array."""
     return ClientData(*map(jnp.asarray, data))
 
 
@@ -166,7 +170,7 @@ def _local_step(arch: Architecture, cfg: TrainConfig, xi, yi):
     """One local SGD step of a client with data (xi, yi): ``step(theta, key)`` returns the
     new theta, the full-data gradient at theta and the exact minibatch-gradient variance
     E||g - grad f_i(theta)||^2 = (1/s) mean_j ||grad ell_j - mean grad ell||^2 (s points with
-    replacement; 0 for full-data steps)."""
+    replacement; 0 for full-data steps; NaN unless ``cfg.minibatch_variance``)."""
     m = xi.shape[0]
     grad_f = jax.grad(partial(objective, arch.model, x=xi, y=yi, lam_theta=cfg.lam_theta))
 
@@ -178,8 +182,12 @@ def _local_step(arch: Architecture, cfg: TrainConfig, xi, yi):
             idx = jax.random.randint(kk, (cfg.s,), 0, m)
             g = jax.grad(lambda t: objective(arch.model, t, xi[idx], yi[idx],
                                              cfg.lam_theta))(theta)
-            per = jax.vmap(jax.grad(arch.model.point_loss), in_axes=(None, 0, 0))(theta, xi, yi)
-            var = jnp.sum((per - per.mean(0)) ** 2) / (m * cfg.s)
+            if cfg.minibatch_variance:
+                per = jax.vmap(jax.grad(arch.model.point_loss), in_axes=(None, 0, 0))(
+                    theta, xi, yi)
+                var = jnp.sum((per - per.mean(0)) ** 2) / (m * cfg.s)
+            else:
+                var = jnp.full((), jnp.nan)
         return theta - cfg.beta * g, g_full, var
 
     return step
@@ -260,7 +268,7 @@ def chained_gradients(arch: Architecture, data: ClientData, cfg: TrainConfig, et
 def full_objective(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: dict
                    ) -> jax.Array:
     """F(eta) = (1/n) sum_i f_i(h(S_i, eta)) + f(eta) (App. C; full-data descriptors)."""
-    data = _jnp(data)
+    data = as_jax(data)
     n = data.n
     Fi = jax.vmap(lambda i: objective(arch.model, arch.theta(eta, data.z[i], i), data.x[i],
                                       data.y[i], cfg.lam_theta))(jnp.arange(n))
@@ -271,7 +279,7 @@ def client_gradients(arch: Architecture, data: ClientData, cfg: TrainConfig, eta
                      ) -> jax.Array:
     """grad F_i(eta) for every client, flattened: (n, |eta|) (jax.grad of F_i = f_i o h)."""
     flat, unravel = ravel_pytree(eta)
-    data = _jnp(data)
+    data = as_jax(data)
 
     def Fi(e, i):
         return objective(arch.model, arch.theta(unravel(e), data.z[i], i), data.x[i],
@@ -284,7 +292,7 @@ def jacobian_opnorms(arch: Architecture, data: ClientData, eta: dict, idx=None) 
     """||grad_eta h(S_i, eta)||_op for every client (jax.jacfwd; the largest singular value
     through the d x d Gram matrix). ``idx`` (n, b): batch indices (default all points)."""
     flat, unravel = ravel_pytree(eta)
-    data = _jnp(data)
+    data = as_jax(data)
 
     def J(i, ix):
         return jax.jacfwd(lambda e: arch.theta(unravel(e), data.z[i][ix], i))(flat)
@@ -356,7 +364,8 @@ def train(arch: Architecture, data: ClientData, cfg: TrainConfig, keys: jax.Arra
           eta0: dict | None = None) -> dict:
     """Run ``len(keys)`` replicas. Returns ``eta`` (final parameters, replica axis first),
     ``b1_local`` (largest ||grad f_i|| at the local iterates), ``sigma1_2`` (largest exact
-    minibatch-gradient variance at the local iterates) and, with ``record_every``, a ``trace``
+    minibatch-gradient variance at the local iterates; NaN unless ``cfg.minibatch_variance``
+    and a local minibatch) and, with ``record_every``, a ``trace``
     of (T/record_every + 1) records of the full objective at eta_0, eta_e, eta_2e, ...:
     ``grad`` (flattened grad F), ``grad2`` = ||grad F||^2, ``F``, ``gammaG2`` =
     (1/n) sum_i ||grad F_i - grad F_bar||^2, ``b1_full`` = max_i ||grad f_i(h(S_i, eta))||,
@@ -371,7 +380,7 @@ def predict_thetas(arch: Architecture, eta: dict, data: ClientData) -> jax.Array
     """theta_i for every client of ``data`` from the whole client dataset (one replica):
     PeFLL-predict (one forward pass of h(v(S_i)), no local step), pFedHN's own embedding
     rows, or FedAvg's global model."""
-    data = _jnp(data)
+    data = as_jax(data)
     return jax.vmap(lambda i: arch.theta(eta, data.z[i], i))(jnp.arange(data.n))
 
 
@@ -393,7 +402,7 @@ def pfedhn_new_embeddings(arch: Architecture, eta: dict, data: ClientData, round
     """pFedHN for new clients: a fresh embedding per client (the mean of the learned rows),
     moved by ``rounds`` client-server rounds (k local steps, Delta e = J_e^T Delta theta)
     with the hypernetwork frozen. Returns theta (n_new, d)."""
-    data = _jnp(data)
+    data = as_jax(data)
     e0 = jnp.broadcast_to(eta["v"].mean(0), (data.n, eta["v"].shape[1]))
     sub = replace(cfg, b=None)
     new = Architecture("pfedhn", arch.model, arch.hyper, l=arch.l)

@@ -72,3 +72,23 @@ def test_p1_figure_has_every_form_against_T():
     assert len(labels) == 1 + len(tr.THEOREM_FORMS)
     assert figs[0]["series"][0]["x"] == [500.0, 2000.0, 8000.0]
     assert figs[0]["series"][-1]["y"][0] == pytest.approx(6e4 / 500)  # corrected, T = 500
+
+
+@pytest.mark.slow
+def test_minibatch_variance_is_a_diagnostic_only():
+    """Switching the sigma_1^2 diagnostic off (the default) keeps the trajectory bit for bit
+    and reports NaN; on, it is the exact variance, positive with a local minibatch."""
+    import jax
+
+    from pflbounds.algorithms import pefll
+
+    p = tr._pts(T=6, c=2, k=2, n=6, m=5, record_every=3)
+    inst, arch, data = tr.setup(p)
+    keys = jax.random.split(jax.random.key(5), 2)
+    on = pefll.train(arch, data, tr.config(p, minibatch_variance=True), keys)
+    off = pefll.train(arch, data, tr.config(p), keys)
+    flat = [np.asarray(jax.flatten_util.ravel_pytree(o["eta"])[0]) for o in (on, off)]
+    assert np.array_equal(*flat)
+    assert np.array_equal(np.asarray(on["trace"]["grad2"]), np.asarray(off["trace"]["grad2"]))
+    assert np.all(np.asarray(on["sigma1_2"]) > 0)
+    assert np.all(np.isnan(np.asarray(off["sigma1_2"])))

@@ -32,7 +32,7 @@ def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     sqrt(c)/(k sqrt(T)), from the fixed eta_0 of ``init``; also the largest minibatch
     variance sigma_1^2 and gamma_G^2 met (which regime the point is in)."""
     inst, arch, data = setup(p)
-    out = pefll.train(arch, data, config(p), _keys(seed, R),
+    out = pefll.train(arch, data, config(p, minibatch_variance=True), _keys(seed, R),
                       fixed_start(arch, inst.n, p["init"], R))
     tr = out["trace"]
     g2 = np.asarray(tr["grad2"])

@@ -122,7 +122,7 @@ def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     """P1: (1/T) sum_{t=0}^{T-1} ||grad F(eta_t)||^2 per replica against every form of
     Theorem 3.1 with the constants of the same runs (entry j = THEOREM_FORMS[j])."""
     inst, arch, data = setup(p)
-    cfg = config(p)
+    cfg = config(p, minibatch_variance=True)
     out = to_numpy(pefll.train(arch, data, cfg, _keys(seed, R)))
     g2 = np.asarray(out["trace"]["grad2"])
     avg = g2[:, :-1].mean(axis=1)
@@ -252,7 +252,7 @@ def _fixed_point(p: Mapping[str, Any]):
     cfg = config(p, T=int(p["T0"]), record_every=0)
     run = pefll.train(arch, data, cfg, jax.random.split(jax.random.key(int(p["instance"])), 1))
     eta = jax.tree_util.tree_map(lambda a: a[0], run["eta"])
-    return inst, arch, data, config(p, record_every=0), eta
+    return inst, arch, data, config(p, record_every=0, minibatch_variance=True), eta
 
 
 def _b1_full(inst: LowRankInstance, arch, eta: dict, data) -> float:
