@@ -94,3 +94,23 @@ def test_lemma_c2_shows_as_a_table_of_both_equations():
         assert (r44[1], r45[1]) == ("(44)", "(45)")
         assert float(r44[2]) == pytest.approx(float(r44[3]), rel=1e-9)
         assert float(r45[2]) <= float(r45[3]) * (1 + 1e-9)
+
+
+def test_theorem32_terms_sum_to_the_catalogued_theorem():
+    """The one evaluation of Theorem 3.2's terms (population B and Table 8): with one draw,
+    emp + meta + sample is the catalogue's corrected Theorem 3.2 (to rounding); over several
+    draws the sample term is the mean of the per-draw roots, below the root of the mean."""
+    from pflbounds.symbolic.catalog import get as result
+    from pflbounds.symbolic.evaluate import evaluate
+
+    n, m, delta, G = 90, 50, 0.05, 9
+    meta, sample = pb.theorem32_terms(3.0, 2.0, 0.1, np.array([n * 0.5 / (2 * 0.2)]), n, m,
+                                      delta / G)
+    full = float(evaluate(result("scott2024.theorem3_2"), "corrected", emp=0.3, eta_h2=3.0,
+                          eta_v2=2.0, alpha_h=0.1, alpha_v=0.1, alpha_theta=0.2, theta2=0.5,
+                          n=n, m=m, delta=delta, G=G).value)
+    assert 0.3 + meta + sample == pytest.approx(full, rel=1e-14)
+    assert meta == pytest.approx(np.sqrt((25 + np.log(4 * np.sqrt(n) * G / delta)) / (2 * n)))
+    _, spread = pb.theorem32_terms(3.0, 2.0, 0.1, np.array([10.0, 200.0]), n, m, delta / G)
+    _, pooled = pb.theorem32_terms(3.0, 2.0, 0.1, np.array([105.0]), n, m, delta / G)
+    assert spread < pooled

@@ -36,9 +36,8 @@ from pflbounds.algorithms.client_models import Softmax
 from pflbounds.algorithms.hypernetworks import sqnorm
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.scott2024.checks import experiments as ex
+from pflbounds.papers.scott2024.checks.population_b import theorem32_terms
 from pflbounds.problems.populations import LabelShift, LabelShiftClients
-from pflbounds.symbolic.catalog import get
-from pflbounds.symbolic.evaluate import evaluate
 
 P = "scott2024."
 SYNTH = "synthetic, small: population C, not the paper's CIFAR/FEMNIST numbers"
@@ -254,17 +253,20 @@ def theorem32_bound(arch: pefll.Architecture, eta: dict, data: pefll.ClientData,
     """Theorem 3.2 (corrected form: losses at theta~, KL = ||mu||^2/(2 alpha), a
     data-independent alpha-grid with delta/|grid|) for one trained PeFLL (one seed): the
     smallest bound over the grid alpha_h = alpha_v in ``alpha_net`` x ``alpha_theta``, with
-    its emp (Monte Carlo over ``draws`` network draws) and the empirical risk at eta."""
+    its emp (Monte Carlo over ``draws`` network draws) and the empirical risk at eta. The
+    terms come from :func:`population_b.theorem32_terms` with the mean ||theta||^2 over the
+    draws (Jensen: a value at least the theorem's E sqrt(.))."""
     grid = np.array([(a, b) for a in p["alpha_net"] for b in p["alpha_theta"]], dtype=float)
-    emp, th2 = map(np.asarray, _stochastic_emp(arch, eta, pefll._jnp(data), jnp.asarray(grid),
+    emp, th2 = map(np.asarray, _stochastic_emp(arch, eta, pefll.as_jax(data), jnp.asarray(grid),
                                                int(p["draws"]), key))
     eh2, ev2 = float(sqnorm(eta["h"])), float(sqnorm(eta["v"]))
-    vals = np.array([float(evaluate(get(P + "theorem3_2"), "corrected", emp=float(emp[g]),
-                                    eta_h2=eh2, eta_v2=ev2, alpha_h=grid[g, 0],
-                                    alpha_v=grid[g, 0], alpha_theta=grid[g, 1],
-                                    theta2=float(th2[g]), n=data.n, m=data.m,
-                                    delta=float(p["delta"]), G=len(grid)).value)
-                     for g in range(len(grid))])
+    conf = float(p["delta"]) / len(grid)
+    vals = np.empty(len(grid))
+    for g, (a_net, a_theta) in enumerate(grid):
+        meta, sample = theorem32_terms(eh2, ev2, a_net,
+                                       np.array([data.n * float(th2[g]) / (2 * a_theta)]),
+                                       data.n, data.m, conf)
+        vals[g] = float(emp[g]) + meta + sample
     g = int(np.argmin(vals))
     th = pefll.predict_thetas(arch, eta, data)
     det = float(pefll.errors(arch.model, th, jnp.asarray(data.x), jnp.asarray(data.y)).mean())

@@ -95,6 +95,24 @@ def future_risk(instance: int, p: int, q: int, rho: float, m: int, scale: float)
     return out
 
 
+def theorem32_terms(eta_h2: float, eta_v2: float, a_net: float, kl_sums: np.ndarray, n: int,
+                    m: int, conf: float) -> tuple[float, float]:
+    """The complexity terms of Theorem 3.2 (corrected form, scott2024 (3) with erratum P3's
+    KL ||mu||^2/(2 alpha), loss range M = 1) at one grid point, with ``conf`` = delta/|grid|
+    in both logarithms (erratum P8): the meta term sqrt((||eta_h||^2/(2 alpha) +
+    ||eta_v||^2/(2 alpha) + log(4 sqrt(n)/conf))/(2n)) (Theorem B.1 Part II) and the sample
+    term, the mean over the network draws of sqrt((sum_i KL_i + log(8mn/conf) + 1)/(2mn))
+    (Part I) with ``kl_sums`` = sum_i ||theta_i||^2/(2 alpha_theta) per draw (one entry, the
+    mean over draws, gives Jensen's looser value). Returns (meta, sample)."""
+    sample = float(np.mean(evaluate(get("scott2024.theoremB1_part1"), "printed", M=1.0,
+                                    KLsum=kl_sums, m=m, n=n, delta=conf).value))
+    kl_meta = float(evaluate(get("scott2024.kl_gaussian"), "corrected", eta_h2=eta_h2,
+                             eta_v2=eta_v2, alpha_h=a_net, alpha_v=a_net).value)
+    meta = float(evaluate(get("scott2024.theoremB1_part2"), "corrected", M=1.0,
+                          KLmeta=kl_meta, n=n, delta=conf).value)
+    return meta, sample
+
+
 def grid_terms(pop: NoisyHalfspaces, nets: tuple[np.ndarray, np.ndarray], w: np.ndarray,
                x: np.ndarray, y: np.ndarray, psi: np.ndarray, delta: float,
                rng: np.random.Generator, grid: tuple[tuple[float, float], ...] = GRID
@@ -112,15 +130,9 @@ def grid_terms(pop: NoisyHalfspaces, nets: tuple[np.ndarray, np.ndarray], w: np.
         out["emp"][g] = float((np.where(pred >= 0, 1.0, -1.0) != y[None]).mean())
         out["er_tilde"][g] = float(pop.risk(tilde, w[None]).mean())
         kl_sum = (bar * bar).sum(axis=(1, 2)) / (2 * a_theta)
-        out["sample"][g] = float(np.mean(evaluate(
-            get("scott2024.theoremB1_part1"), "printed", M=1.0, KLsum=kl_sum, m=m, n=n,
-            delta=conf).value))
-        kl_meta = float(evaluate(get("scott2024.kl_gaussian"), "corrected",
-                                 eta_h2=float((nets[0] ** 2).sum()),
-                                 eta_v2=float((nets[1] ** 2).sum()), alpha_h=a_net,
-                                 alpha_v=a_net).value)
-        out["meta"][g] = float(evaluate(get("scott2024.theoremB1_part2"), "corrected", M=1.0,
-                                        KLmeta=kl_meta, n=n, delta=conf).value)
+        out["meta"][g], out["sample"][g] = theorem32_terms(
+            float((nets[0] ** 2).sum()), float((nets[1] ** 2).sum()), a_net, kl_sum, n, m,
+            conf)
     out["bound"] = out["emp"] + out["meta"] + out["sample"]
     return out
 
