@@ -119,3 +119,11 @@ deta_v = P.constant("deta_v", "size of the embedding network eta_v (floats)", "1
                     "positive_integer", latex=r"|\eta_v|", typst="|eta_v|")
 l_desc = P.constant("l_desc", "descriptor dimension l", "1", "positive_integer",
                     latex="l", typst="l")
+
+# --- the experiments' comparisons (experiments.py) ------------------------------------
+er_ref = P.constant("er_ref", "mean 0-1 risk of the method or variant a claim compares with, "
+                    "on the same clients (measured)", "1", "unit_interval", latex=r"er_{ref}",
+                    typst="\"er\"_\"ref\"")
+rho_0 = P.constant("rho_0", "mean Spearman correlation of descriptor distances with "
+                   "label-distribution distances at initialisation (measured)", "1", "real",
+                   latex=r"\rho_0", typst="rho_0")

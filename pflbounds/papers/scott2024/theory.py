@@ -7,12 +7,12 @@ Results are registered in the catalog on import; look them up with
 
 from __future__ import annotations
 
-from pflbounds.papers.scott2024 import assumptions, convergence, generalization
+from pflbounds.papers.scott2024 import assumptions, convergence, experiments, generalization
 from pflbounds.papers.scott2024.errata import ERRATA
 
 RESULTS = {
     r.id: r
-    for mod in (convergence, generalization)
+    for mod in (convergence, generalization, experiments)
     for r in vars(mod).values()
     if getattr(r, "paper", None) == "scott2024"
 }

@@ -348,7 +348,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_table1,
         grid=tuple(dict(_C, n=n, T=2000, seeds=3) for n in (90, 450)),
         quick_grid=(dict(_C, n=90, T=300, seeds=1),), engine="exact", plot=plot_table1,
-        result_id=P + "communication", form="printed",
+        result_id=P + "table1", form="printed",
         xlabel="seen (0), unseen (1) clients", ylabel="mean 0-1 risk",
         description="Population C (label shift, Dir(0.3)); the measured value is PeFLL's mean "
                     "risk, the bound FedAvg's, on seen (0) and unseen (1) clients; the report "
@@ -362,7 +362,7 @@ CHECKS = [
         CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p13,
         grid=(dict(_C, alpha=0.1, n=90, T=1000, seeds=2, checkpoints=4),),
         quick_grid=(dict(_C, alpha=0.1, n=90, T=300, seeds=1, checkpoints=3),),
-        engine="exact", plot=plot_p13, result_id=P + "communication", form="printed",
+        engine="exact", plot=plot_p13, result_id=P + "fig3", form="printed",
         xlabel="round", ylabel="mean Spearman",
         description="Population C with Dir(0.1), PeFLL with a tanh MLP embedding: the mean "
                     "Spearman correlation of descriptor distances with ||pi_i - pi_j|| for "

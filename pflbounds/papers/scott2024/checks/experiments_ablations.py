@@ -455,8 +455,9 @@ _F4 = {"alpha": 0.1, "alphas": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0
 
 def _check(name: str, title: str, kind: CheckKind, expected: Verdict, sim, plot, grid: dict,
            description: str, xlabel: str, ylabel: str = "mean 0-1 risk") -> Check:
+    """The check of the experiment claim ``scott2024.<name>`` (experiments.py)."""
     return Check(P + name, title, kind, expected, sim, grid=(grid,), engine="exact",
-                 plot=plot, result_id=P + "communication", form="printed", xlabel=xlabel,
+                 plot=plot, result_id=P + name, form="printed", xlabel=xlabel,
                  ylabel=ylabel, description=description)
 
 
