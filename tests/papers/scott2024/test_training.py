@@ -92,3 +92,22 @@ def test_minibatch_variance_is_a_diagnostic_only():
     assert np.array_equal(np.asarray(on["trace"]["grad2"]), np.asarray(off["trace"]["grad2"]))
     assert np.all(np.asarray(on["sigma1_2"]) > 0)
     assert np.all(np.isnan(np.asarray(off["sigma1_2"])))
+
+
+def test_p2_figure_draws_the_claim_boundary_not_the_band_centre():
+    from pflbounds.checking.outcome import Outcome
+
+    T = [500.0, 2000.0, 8000.0]
+    evs = [{"point": i, "params": tr._pts(T=int(t), c=5, k=5, init=0), "lo": [0.9 / t],
+            "hi": [1.1 / t]} for i, t in enumerate(T)]
+    fit = {"points": [0, 1, 2], "x": T, "cost": [1 / t for t in T], "slope": -1.0,
+           "intercept": 0.0, "estimate": -1.0, "lo": -1.2, "hi": -0.8, "predicted": -1.5,
+           "tolerance": 1.0}
+    o = Outcome("scott2024.P2", "scaling", "HOLDS", "HOLDS", evidence=evs, fits=[fit])
+    (fig,) = tr.plot_p2(o)
+    labels = [s["label"] for s in fig["series"]]
+    assert labels[-1].startswith("claim boundary: slope -1/2")
+    assert not any("-1.5" in lab for lab in labels)
+    ref = fig["series"][-1]["y"]
+    assert np.log(ref[2] / ref[0]) / np.log(16) == pytest.approx(-0.5)
+    assert fig["series"][0]["lo"] == pytest.approx([0.9 / t for t in T])
