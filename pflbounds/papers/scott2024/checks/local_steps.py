@@ -25,6 +25,8 @@ from pflbounds.reporting.figure_specs import figure, series
 
 P = "scott2024."
 KS = (1, 2, 5, 10)
+BETA_K_MINIBATCH = 0.05
+"""P15_minibatch's fixed product beta k (half the theorem's step at T = 2000, c = 5)."""
 
 
 def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -71,8 +73,10 @@ def plot_p15(outcome) -> list[dict]:
     fig["annotations"] = [f"slope {f['estimate']:.2f} [{f['lo']:.2f}, {f['hi']:.2f}]: "
                           + ("full-data" if '"s":null' in str(f.get("group")) else "minibatch")
                           for f in outcome.fits]
-    fig["caption"] = ("Population A, T = 2000, c = 5, beta = 2 sqrt(c)/(k sqrt(T)), one fixed "
-                      "eta_0; Theorem 3.1 predicts a 1/k fall of the sigma_1^2 part only.")
+    fig["caption"] = ("Population A, T = 2000, c = 5, beta k fixed (full-data local "
+                      "gradients: 2 sqrt(c)/sqrt(T) = 0.1; local minibatch 1: 0.05), one "
+                      "fixed eta_0; Theorem 3.1 predicts a 1/k fall of the sigma_1^2 part "
+                      "only.")
     return [fig]
 
 
@@ -86,13 +90,18 @@ CHECKS = [
         P + "P15_minibatch", "Local steps, sigma_1-dominated (local minibatch 1): the average "
         "squared gradient norm falls with k, at most like 1/k (weak prediction, reported)",
         CheckKind.SCALING, Verdict.HOLDS, simulate_p15,
-        grid=tuple(_pts(T=2000, c=5, k=k, s=1, init=0) for k in KS),
-        quick_grid=tuple(_pts(T=200, c=5, k=k, s=1, init=0) for k in (1, 5)),
-        predicted=-0.5, tolerance=0.5, **_P15,
-        description="Population A with beta = 2 sqrt(c)/(k sqrt(T)) (beta k fixed), k in {1, "
-                    "2, 5, 10}, local minibatch of 1 point, 8 runs per k from one fixed eta_0: "
-                    "the log-log slope against k read as within [-1, 0] (Theorem 3.1's "
-                    "sigma_1^2 part falls like 1/k, its other terms do not depend on k)."),
+        grid=tuple(_pts(T=2000, c=5, k=k, s=1, init=0, beta=BETA_K_MINIBATCH / k) for k in KS),
+        quick_grid=tuple(_pts(T=200, c=5, k=k, s=1, init=0, beta=BETA_K_MINIBATCH / k)
+                         for k in (1, 5)),
+        predicted=-0.5, tolerance=0.5, **{**_P15, "replicas": 16, "block_size": 16},
+        description="Population A, k in {1, 2, 5, 10}, local minibatch of 1 point, 16 runs "
+                    "per k from one fixed eta_0, beta k fixed at 0.05 (half of Theorem 3.1's "
+                    "2 sqrt(c)/sqrt(T) = 0.1 at T = 2000, c = 5: at 0.1 the single-point steps "
+                    "of k = 1 sit at the edge of stability and the averages are heavy-tailed; "
+                    "the explicit form holds for any beta within its conditions): the "
+                    "log-log slope of the mean against k read as within [-1, 0] (Theorem "
+                    "3.1's sigma_1^2 part falls like 1/k when beta k is fixed, its other terms "
+                    "do not depend on k). Setting and statistic fixed before the run."),
     Check(
         P + "P15_fullbatch", "Local steps, gamma_G-dominated (full-data local gradients): k "
         "matters little (weak prediction, reported)",
