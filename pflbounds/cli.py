@@ -11,9 +11,10 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 EXIT_BAD_INPUT = 2
 EXIT_UNEXPECTED = 1
@@ -28,6 +29,8 @@ class CliError(Exception):
 
 
 def _jsonable(x: Any) -> Any:
+    import numpy as np
+
     if isinstance(x, dict):
         return {str(k): _jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
@@ -49,6 +52,8 @@ def _print_json(doc: Any) -> None:
 def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
     """Load an N x N real matrix from ``.npy`` or ``.csv`` (numbers separated by commas, one
     row per line, no header); every problem with the file is a :class:`CliError`."""
+    import numpy as np
+
     p = Path(path)
     what = f"{name} file {path!r}"
     if not p.exists():
@@ -88,6 +93,8 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
 def _read_csv(p: Path, what: str) -> np.ndarray:
     """Rows of comma-separated numbers (no header); empty, space- or semicolon-separated and
     ragged files are named as such."""
+    import numpy as np
+
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -118,6 +125,8 @@ def load_vector(text: str, name: str) -> np.ndarray:
     """One value per agent from a comma list (``1,2,0.5``), a ``.csv`` file (one row or one
     column of numbers separated by commas) or a 1-D ``.npy`` file; entries must be finite and
     > 0. Every problem is a :class:`CliError` naming the entry."""
+    import numpy as np
+
     if Path(text).suffix in (".npy", ".csv", ".txt") or Path(text).exists():
         what = f"{name} file {text!r}"
         p = Path(text)
@@ -158,6 +167,8 @@ def load_vector(text: str, name: str) -> np.ndarray:
 def check_vector_inputs(values: dict[str, Any], results: Sequence[Any], what: str) -> None:
     """A per-agent vector is refused where no per-agent derivation of ``results`` reads it
     (there, the name is one number and a vector would be read as a sweep)."""
+    import numpy as np
+
     for n in VECTOR_INPUTS:
         if np.ndim(values.get(n, 0.0)) == 0:
             continue
@@ -370,6 +381,8 @@ def _fmt_value(v: Any) -> str:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from pflbounds.symbolic import evaluate
 
     r = _result(args.result_id)
@@ -481,6 +494,8 @@ def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
 
 
 def _fmt_count(v: Any) -> str:
+    import numpy as np
+
     if v is None:
         return "-"
     a = np.asarray(v, dtype=float)
@@ -1077,7 +1092,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return EXIT_BAD_INPUT
     except SystemExit as e:  # --help, --version, or a usage error already printed
         return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
-    # sympy and the papers load only now: --help, --version and usage errors stay fast
+    # numpy, sympy and the papers load only now: --help, --version and usage errors stay
+    # fast; numpy with one BLAS thread (pflbounds.threads), as every sweep runs anyway
+    from pflbounds.threads import prefer_one_thread
+
+    prefer_one_thread()
     from pflbounds.symbolic.evaluate import HypothesisError, InputError
     from pflbounds.symbolic.loader import PaperLoadError, load_for_result, load_papers
 

@@ -22,7 +22,8 @@ from urllib.parse import urlparse
 
 from pflbounds.checking.check import Check
 from pflbounds.running.tasks import Task, TaskResult, execute_task
-from pflbounds.running.workers import PIN_ENV, compute, init_local_worker
+from pflbounds.running.workers import compute, init_local_worker
+from pflbounds.threads import PIN_ENV
 
 Item = tuple[int, Task, Check | None]
 

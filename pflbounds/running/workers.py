@@ -25,10 +25,8 @@ import time
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.running.tasks import Task, TaskResult, execute_task
+from pflbounds.threads import PIN_ENV
 
-PIN_ENV = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                                  "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS",
-                                  "NUMEXPR_NUM_THREADS")}
 WATCH_INTERVAL = 0.2
 """Seconds between two looks at the parent process."""
 
