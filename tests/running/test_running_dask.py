@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,12 @@ def test_local_cluster_workers_run_with_the_worker_config():
 
     with local_cluster(1) as cluster, distributed.Client(cluster) as client:
         got = client.run(lambda: {k: dask.config.get(k) for k in DASK_WORKER_CONFIG})
+        env = client.run(lambda: {k: os.environ.get(k) for k in
+                                  ("MALLOC_TRIM_THRESHOLD_", "OPENBLAS_NUM_THREADS")})
     assert list(got.values()) == [DASK_WORKER_CONFIG]
+    if "MALLOC_TRIM_THRESHOLD_" not in os.environ:  # glibc's own malloc tuning in workers
+        assert list(env.values()) == [{"MALLOC_TRIM_THRESHOLD_": None,
+                                       "OPENBLAS_NUM_THREADS": "1"}]
     shipped = yaml.safe_load((Path(__file__).resolve().parents[2] / "examples" / "dask"
                               / "pflbounds.yaml").read_text())
     flat = {k: dask.config.get(k, config=shipped) for k in DASK_WORKER_CONFIG}
