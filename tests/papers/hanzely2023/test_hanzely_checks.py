@@ -90,3 +90,15 @@ def test_report_tables_of_table3_and_the_regime_map():
     assert len(comm["rows"]) == len(LAMS) and len(comm["rows"][0]) == len(NS) + 1
     assert {c for r in comm["rows"] for c in r[1:]} == {"ACD"}  # communication-optimal
     assert any("ASVRCD" in c for r in grads["rows"] for c in r[1:])  # large n: variance reduction
+
+
+def test_scd_rounds_name_an_unreachable_target():
+    """A target below what the iterations reach is an error naming it, not an IndexError."""
+    import pytest
+
+    from pflbounds.papers.hanzely2023.checks.acd import _SCD_GRID, simulate_scd_comm
+
+    got = simulate_scd_comm(_SCD_GRID[0], 1, 0)
+    assert 0 < float(got["cost"]) < float(got["iterations"])
+    with pytest.raises(ValueError, match=r"did not reach rel = 1e-40 in K = \d+ iterations"):
+        simulate_scd_comm({**_SCD_GRID[0], "rel": 1e-40}, 1, 0)

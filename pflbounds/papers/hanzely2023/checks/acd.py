@@ -74,7 +74,12 @@ def simulate_scd_comm(p: Mapping[str, Any], R: int, seed) -> dict:
     K = int(4 * (c["Lw"] + c["Lb"]) / c["mu"] * np.log(1 / rel)) + 50
     ks = np.arange(K + 1)
     e = propagate(draws, np.zeros(obj.N), ks, metrics=metric).metrics[:, 0]
-    k = int(ks[np.flatnonzero(e <= rel * e[0])[0]])
+    reached = np.flatnonzero(e <= rel * e[0])
+    if reached.size == 0:
+        raise ValueError(f"SCD-PFL did not reach rel = {rel:g} in K = {K} iterations: the "
+                         f"excess fell to {e[-1] / e[0]:.3g} of its start; expected a rel "
+                         "that the iterations reach")
+    k = int(ks[reached[0]])
     return {"cost": np.asarray(pw * k), "iterations": np.asarray(float(k))}
 
 
