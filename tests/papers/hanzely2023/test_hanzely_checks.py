@@ -94,8 +94,6 @@ def test_report_tables_of_table3_and_the_regime_map():
 
 def test_scd_rounds_name_an_unreachable_target():
     """A target below what the iterations reach is an error naming it, not an IndexError."""
-    import pytest
-
     from pflbounds.papers.hanzely2023.checks.acd import _SCD_GRID, simulate_scd_comm
 
     got = simulate_scd_comm(_SCD_GRID[0], 1, 0)
