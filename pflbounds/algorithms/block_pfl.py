@@ -104,6 +104,13 @@ def _w(mask: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(mask.reshape(-1, *([1] * (a.ndim - 1))), a, b)
 
 
+def average_weight(k: int, q: float) -> float:
+    """Weight of the newest virtual iterate when the running average of iterates 0..k+1
+    (weights proportional to q^(k+1-t), hanzely2023 Theorem 5 with q = 1 - eta mu) takes it
+    in: 1 / sum_{t<=k+1} q^(k+1-t), i.e. 1/(k+2) for q = 1, else (1 - q)/(1 - q^(k+2))."""
+    return 1.0 / (k + 2) if q == 1.0 else (1 - q) / (1 - q ** (k + 2))
+
+
 # ------------------------------------------------------------------------------ LSGD-PFL
 def run_lsgd_pfl(problem: ClientBlockOracle, eta: float | np.ndarray, tau: int, K: int,
                  R: int, rng: np.random.Generator, *, sigma2: float = 0.0, B: int = 1,
@@ -159,9 +166,7 @@ def run_lsgd_pfl(problem: ClientBlockOracle, eta: float | np.ndarray, tau: int, 
         e = eta if etas is None else etas[k]
         W = W - e * gw
         beta = st["beta"] - e * fb * gb
-        # running weighted average of the virtual iterates (k + 1 of them after this step):
-        # weight of the newest = 1 / sum_{t<=k+1} q^(k+1-t)
-        r = 1.0 / (k + 2) if q == 1.0 else (1 - q) / (1 - q ** (k + 2))
+        r = average_weight(k, q)  # the running weighted average of the virtual iterates
         wv = W.mean(1)
         costs.add("iterations", 1)
         costs.add("grad_w_stochastic", B)

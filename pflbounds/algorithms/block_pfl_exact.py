@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pflbounds.algorithms.block_pfl import average_weight
 from pflbounds.exact.propagator_draws import LinearDraws, Schedule
 from pflbounds.exact.propagator_metrics import QuadraticMetrics
 
@@ -101,8 +102,7 @@ def lsgd_pfl_schedule(Hm: np.ndarray, gm: np.ndarray, d0: int, *, eta: float, ta
     Aavg = Au @ avg
 
     def draws(k: int) -> LinearDraws:
-        # the average of the virtual iterates 0..k+1 gives the newest the weight r
-        r = 1.0 / (k + 2) if q == 1.0 else (1 - q) / (1 - q ** (k + 2))
+        r = average_weight(k, q)  # of the newest virtual iterate in the running average
         Ak = Aavg if k % tau == 0 else Au
         A = np.zeros((n, n))
         A[:nu_, :nu_] = Ak

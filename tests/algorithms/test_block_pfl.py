@@ -198,3 +198,17 @@ def test_lsgd_pfl_step_sequence_and_extra_metrics():
         run_lsgd_pfl(obj, np.full(19, 0.1), 2, 20, 1, np.random.default_rng(0))
     with pytest.raises(ValueError, match="mu = 0"):
         run_lsgd_pfl(obj, np.full(20, 0.1), 2, 20, 1, np.random.default_rng(0), mu=0.1)
+
+
+@pytest.mark.parametrize("q", [1.0, 0.9, 0.5])
+def test_average_weight_gives_the_geometric_average(q):
+    """Folding x_1..x_{K+1} in with average_weight(k, q) gives sum_t q^(K+1-t) x_t / sum of
+    the weights, x_0 included."""
+    from pflbounds.algorithms.block_pfl import average_weight
+
+    x = np.random.default_rng(0).standard_normal(9)
+    avg = x[0]
+    for k in range(8):
+        avg += average_weight(k, q) * (x[k + 1] - avg)
+    w = q ** np.arange(8, -1, -1.0)
+    assert avg == pytest.approx(np.dot(w, x) / w.sum(), rel=1e-13)
