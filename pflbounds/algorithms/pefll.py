@@ -195,11 +195,16 @@ def _local_step(arch: Architecture, cfg: TrainConfig, xi, yi):
 
 def _client_round(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: dict, i,
                   key) -> tuple[dict, dict]:
-    """One participating client: Delta eta^(i) and its local diagnostics."""
+    """One participating client: Delta eta^(i) and its local diagnostics. For ``pfedhn``
+    the "v" entry is the client's own embedding row's Delta (l,): the other rows' are 0."""
     m = data.m
     kb, ks = jax.random.split(key)
     bidx = _batch_index(kb, m, cfg.b)
-    theta0, vjp = jax.vjp(lambda e: arch.theta(e, data.z[i][bidx], i), eta)
+    if arch.kind == "pfedhn":  # differentiate through the row only, not all n x l rows
+        theta0, vjp = jax.vjp(lambda e: arch.hyper.apply(e["h"], e["v"]),
+                              {"h": eta["h"], "v": eta["v"][i]})
+    else:
+        theta0, vjp = jax.vjp(lambda e: arch.theta(e, data.z[i][bidx], i), eta)
     local = _local_step(arch, cfg, data.x[i], data.y[i])
 
     def step(theta, kk):
@@ -220,7 +225,7 @@ def server_round(arch: Architecture, data: ClientData, cfg: TrainConfig, eta: di
         C, jax.random.split(kk, cfg.c))
     mean = jax.tree_util.tree_map(lambda a: a.mean(0), deta)
     if arch.kind == "pfedhn":  # each embedding row belongs to one client: its own step
-        mean["v"] = deta["v"].sum(0)
+        mean["v"] = jnp.zeros_like(eta["v"]).at[C].add(deta["v"])
     rg = _reg_grad(eta, cfg)
     new = jax.tree_util.tree_map(lambda e, d, g: e + cfg.server_lr * d - cfg.reg_step_size * g,
                                  eta, mean, rg)
@@ -413,7 +418,7 @@ def pfedhn_new_embeddings(arch: Architecture, eta: dict, data: ClientData, round
         def body(et, kq):
             d, _ = _client_round(new, ClientData(data.z[i][None], data.x[i][None],
                                                  data.y[i][None]), sub, et, 0, kq)
-            return {"h": et["h"], "v": et["v"] + d["v"]}, None
+            return {"h": et["h"], "v": et["v"] + d["v"][None]}, None
         et, _ = jax.lax.scan(body, et, jax.random.split(kk, rounds))
         return arch.hyper.apply(eta["h"], et["v"][0])
 
