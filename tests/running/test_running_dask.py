@@ -117,3 +117,19 @@ def test_a_registered_check_is_not_pickled_per_task(toys):
     other = dataclasses.replace(check)  # same id, not the registered object
     assert _shipped(task, other) is other
     assert _shipped(dataclasses.replace(task, module=None), check) is check
+
+
+def test_the_shipped_yaml_unsets_the_malloc_variable_over_dask_defaults():
+    """With DASK_CONFIG pointing at examples/dask, Dask's defaults are merged with the file:
+    the nannies' malloc variable is unset, their thread variables stay."""
+    import subprocess
+    import sys
+
+    folder = Path(__file__).resolve().parents[2] / "examples" / "dask"
+    code = ("import dask, distributed, json; "
+            "print(json.dumps(dask.config.get('distributed.nanny.pre-spawn-environ')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "DASK_CONFIG": str(folder)}).stdout
+    env = json.loads(out)
+    assert env["MALLOC_TRIM_THRESHOLD_"] is None
+    assert env["OPENBLAS_NUM_THREADS"] == 1
