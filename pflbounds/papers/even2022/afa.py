@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sympy as sp
-
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
 from pflbounds.papers.even2022.paper import cond, form, result
@@ -29,7 +27,7 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Otilde
 from pflbounds.symbolic.result import Kind
-from pflbounds.symbolic.unevaluated import Gt, Le, Max, Min
+from pflbounds.symbolic.unevaluated import Gt, Le, Max, Min, ceiling, exp, log
 
 A7_GT_1 = cond(Gt(A7, 1), "the logarithm in Eq. (7) is positive")
 AFA_WEIGHTS = (inputs.SUMLAM2, inputs.BIASSUM, inputs.RHO_W, inputs.N_FROM_LAMBDA)
@@ -50,8 +48,8 @@ EQ7 = result(
     "eta = min{1/(2L), ln(2 mu^2 K (f^Lambda(y^0) - f^Lambda(y^Lambda))/(sigma^2 L (1/N) "
     "sum_ij lambda_ij^2))/(mu K)}.",
     [
-        form("printed", Min(1 / (2 * L), sp.log(A7) / (mu * K)), conditions=(A7_GT_1,)),
-        form("corrected", Min(1 / (2 * L * rho_W), sp.log(A7) / (mu * K)),
+        form("printed", Min(1 / (2 * L), log(A7) / (mu * K)), conditions=(A7_GT_1,)),
+        form("corrected", Min(1 / (2 * L * rho_W), log(A7) / (mu * K)),
              "Stable only when eta L rho(W) <= 1/2: the 1/(2L) cap becomes 1/(2 L rho(W)) "
              "(erratum on the spectral radius of W).", conditions=(A7_GT_1,)),
     ],
@@ -67,14 +65,14 @@ THEOREM3 = result(
     "3 (weak), common initialisation and eta as in Eq. (7): E[F^K] <= F^0 e^{-K/(2 kappa)} + "
     "O~(kappa sigma^2/(K mu N) sum_ij lambda_ij^2) + (1/N) sum_ij lambda_ij b_ij^2/(2 mu).",
     [
-        form("printed", F0 * sp.exp(-K / (2 * kappa))
+        form("printed", F0 * exp(-K / (2 * kappa))
              + Otilde(kappa * sigma2 / (K * mu * N) * SumLam2) + BiasSum / (2 * mu * N),
              "As stated; eta from Eq. (7).", conditions=(A7_GT_1,)),
-        form("explicit", DeltaLam0 * sp.exp(-K / (2 * kappa))
-             + kappa * sigma2 / (K * mu * N) * sp.log(A7) * SumLam2 + BiasSum / (2 * mu * N),
+        form("explicit", DeltaLam0 * exp(-K / (2 * kappa))
+             + kappa * sigma2 / (K * mu * N) * log(A7) * SumLam2 + BiasSum / (2 * mu * N),
              "The proof's display, reconstructed (it is garbled in the source, digest §4.9), "
              "plus the bias of Lemma 5 and Lemma 4.", conditions=(A7_GT_1,)),
-        form("corrected", F0 * sp.exp(-eta * mu * K) + eta * L * sigma2 * SumLam2 / (mu * N)
+        form("corrected", F0 * exp(-eta * mu * K) + eta * L * sigma2 * SumLam2 / (mu * N)
              + BiasSum / (2 * mu * N),
              "Safe form for a fixed step (digest §4.9): Lemma 6's eta L sigma^2/mu mapped to "
              "f^Lambda; requires rho(W) <= 1 (e.g. doubly-stochastic Lambda) and eta <= 1/(2L).",
@@ -95,10 +93,10 @@ COROLLARY1 = result(
     "ln(F^0/eps) oracle calls.",
     [
         form("printed", 2 * Max(kappa * sigma2 / (eps * mu) * invN_mean, kappa)
-             * sp.log(F0 / eps), "As stated (no expectation; last vs averaged iterate "
+             * log(F0 / eps), "As stated (no expectation; last vs averaged iterate "
              "unspecified).", conditions=(cond(Gt(F0, eps), "F^0 > eps"),)),
-        form("corrected", sp.ceiling(Max(2 * kappa, 4 * kappa * sigma2 * invN_mean / (mu * eps))
-                                     * sp.log(4 * F0 / eps)),
+        form("corrected", ceiling(Max(2 * kappa, 4 * kappa * sigma2 * invN_mean / (mu * eps))
+                                     * log(4 * F0 / eps)),
              "Derived (digest §4.10): last iterate, in expectation, eta = min(1/(2L), "
              "eps mu N/(4 L sigma^2 sum lambda^2)); requires rho(W) <= 1.",
              conditions=(cond(Gt(4 * F0, eps), "F^0 > eps/4"),
@@ -117,7 +115,7 @@ LEMMA6 = result(
     "SGD with a fixed step 0 < eta <= 1/(2L) on a mu-strongly convex, L-smooth f (relative to "
     "1/2 ||x||_A^2, L_A <= 1) with noise variance sigma^2: E[f(x^T) - f^*] <= "
     "e^{-eta mu T} (f(x^0) - f^*) + eta L sigma^2/mu.",
-    [form("printed", sp.exp(-eta * mu * T) * Delta0 + eta * L * sigma2 / mu,
+    [form("printed", exp(-eta * mu * T) * Delta0 + eta * L * sigma2 / mu,
           "Last iterate. The proof is invalid for singular A (erratum); the statement holds for "
           "A = I.")],
     conditions=(cond(Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),),
@@ -131,10 +129,10 @@ LEMMA6_TUNED = result(
     "With eta = min(1/(2L), ln(f_0 mu^2 T/(L sigma^2))/(mu T)): E[f(x^T) - f^*] <= "
     "e^{-mu T/(2L)} f_0 + L sigma^2/(mu^2 T) ln(f_0 mu^2 T/(L sigma^2)).",
     [
-        form("printed", sp.exp(-T / (2 * kappa)) * Delta0
-             + L * sigma2 / (mu**2 * T) * sp.log(_ARG)),
-        form("corrected", sp.exp(-T / (2 * kappa)) * Delta0
-             + L * sigma2 / (mu**2 * T) * (1 + sp.log(_ARG)),
+        form("printed", exp(-T / (2 * kappa)) * Delta0
+             + L * sigma2 / (mu**2 * T) * log(_ARG)),
+        form("corrected", exp(-T / (2 * kappa)) * Delta0
+             + L * sigma2 / (mu**2 * T) * (1 + log(_ARG)),
              "Adds the L sigma^2/(mu^2 T) term that the exponential contributes in the "
              "logarithmic branch (digest §4.14)."),
     ],
@@ -149,10 +147,10 @@ LEMMA6_EPS = result(
     "mu)), f((1/T_eps) sum_{t<T_eps} x^t) - f^* <= eps, with T_eps <= max(2 L sigma^2/(eps "
     "mu^2), 2L/mu) ln(f_0/eps).",
     [
-        form("printed", Max(2 * L * sigma2 / (eps * mu**2), 2 * L / mu) * sp.log(Delta0 / eps),
+        form("printed", Max(2 * L * sigma2 / (eps * mu**2), 2 * L / mu) * log(Delta0 / eps),
              "Claimed for the averaged iterate, without expectation."),
-        form("corrected", sp.ceiling(Max(3 * L * sigma2 / (eps * mu**2), 2 * L / mu)
-                                     * sp.log(3 * Delta0 / (2 * eps))),
+        form("corrected", ceiling(Max(3 * L * sigma2 / (eps * mu**2), 2 * L / mu)
+                                     * log(3 * Delta0 / (2 * eps))),
              "For E of the last iterate with eta = min(mu eps/(3 L sigma^2), 1/(2L)): the "
              "exponential term gives 2 eps/3 and the variance eps/3."),
     ],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sympy as sp
-
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
 from pflbounds.papers.even2022.paper import cond, form, result
@@ -27,7 +25,7 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Otilde
 from pflbounds.symbolic.result import Kind
-from pflbounds.symbolic.unevaluated import Gt, Le, Max, Min
+from pflbounds.symbolic.unevaluated import Gt, Le, Max, Min, ceiling, exp, log
 
 A_GT_1 = cond(Gt(A6, 1), "A_i > 1, otherwise Eq. (6) gives eta <= 0")
 AFO_WEIGHTS = (inputs.V_FROM_LAMBDA, inputs.B_FROM_MATRICES)
@@ -56,7 +54,7 @@ LEMMA4 = result(
 EQ6 = result(
     "eq6", "AFO step size, Eq. (6)", Kind.STEP_SIZE, "eta_i", "x^2/f",
     "eta_i = min{1/(2L), ln(2 mu^2 K (f_i(x_i^0) - f_i^*)/(sigma^2 L sum_j lambda_ij^2))/(mu K)}.",
-    [form("printed", Min(1 / (2 * L), sp.log(A6) / (mu * K)),
+    [form("printed", Min(1 / (2 * L), log(A6) / (mu * K)),
           "Needs K, Delta0_i, sigma^2, mu and L in advance.")],
     conditions=(A_GT_1,), relation="=", equations=("6",), source="Section 4",
     derivations=AFO_WEIGHTS, quantity_typst="eta_i",
@@ -71,19 +69,19 @@ THEOREM2 = result(
     "E[f_i(x_i^K) - f_i^*] <= Delta0_i e^{-K/(2 kappa)} + O~(kappa sigma^2/(mu K) sum_j "
     "lambda_ij^2) + sum_j lambda_ij b_ij^2/mu.",
     [
-        form("printed", Delta0 * sp.exp(-K / (2 * kappa)) + Otilde(kappa * sigma2 / (mu * K) * V)
+        form("printed", Delta0 * exp(-K / (2 * kappa)) + Otilde(kappa * sigma2 / (mu * K) * V)
              + B / mu, "As stated; eta from Eq. (6).", conditions=(A_GT_1,)),
         form("explicit", (1 - eta * mu) ** K * Delta0 + eta * sigma2 * L / (2 * mu) * V
              + B / (2 * mu),
              "The proof's bound before the step size is chosen (App. C), for any fixed "
              "0 < eta <= 1/L.",
              conditions=(cond(Le(eta, 1 / L), "eta <= 1/L"),)),
-        form("proof", Delta0 * sp.exp(-K / kappa) + sigma2 * L / (mu**2 * K) * sp.log(A6) * V
+        form("proof", Delta0 * exp(-K / kappa) + sigma2 * L / (mu**2 * K) * log(A6) * V
              + B / (2 * mu),
              "The proof's display after plugging Eq. (6), as printed (App. C).",
              conditions=(A_GT_1,)),
-        form("corrected", Delta0 * sp.exp(-K / (2 * kappa))
-             + sigma2 * L * V / (2 * mu**2 * K) * (1 + sp.log(A6)) + B / (2 * mu),
+        form("corrected", Delta0 * exp(-K / (2 * kappa))
+             + sigma2 * L * V / (2 * mu**2 * K) * (1 + log(A6)) + B / (2 * mu),
              "Safe explicit form with eta from Eq. (6), checked on both branches of the min "
              "(digest §4.6).", conditions=(A_GT_1,)),
     ],
@@ -101,8 +99,8 @@ THEOREM2_PART2 = result(
         form("printed", Otilde(kappa * sigma2 / (mu * eps) / Neps),
              "N_i^eps(2b^2/mu) = #{j : 2 b_ij^2/mu <= eps}; an additive kappa ln(Delta0/eps) "
              "term is hidden."),
-        form("explicit", sp.ceiling(Max(2 * kappa, 2 * kappa * sigma2 / (mu * eps * Neps))
-                                    * sp.log(4 * Delta0 / eps)),
+        form("explicit", ceiling(Max(2 * kappa, 2 * kappa * sigma2 / (mu * eps * Neps))
+                                    * log(4 * Delta0 / eps)),
              "Derived (digest §4.6): uniform weights over N_i = #{j : b_ij^2 <= mu eps/2}, "
              "eta = min(1/(2L), mu eps N_i/(2 L sigma^2)); the explicit bound is then <= 3 eps/4.",
              conditions=(cond(Gt(4 * Delta0, eps), "Delta0 > eps/4 (else K = 0 suffices)"),)),

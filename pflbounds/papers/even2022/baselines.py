@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import sympy as sp
-
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
 from pflbounds.papers.even2022.paper import P, cond, form, result
@@ -32,7 +30,7 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Otilde
 from pflbounds.symbolic.result import Derivation, Kind
-from pflbounds.symbolic.unevaluated import Ge, Le
+from pflbounds.symbolic.unevaluated import Ge, Le, exp
 
 
 def d_bsum(m: Mapping[str, Any], v: Mapping[str, Any]) -> float:
@@ -54,10 +52,10 @@ BASELINE_LOCAL = result(
     "Theorem 3 then has no bias term (b_ii = 0) and the variance term of one agent, "
     "E[F^K] <= F^0 e^{-K/(2 kappa)} + O~(kappa sigma^2/(K mu)): no speedup.",
     [
-        form("printed", F0 * sp.exp(-K / (2 * kappa)) + Otilde(kappa * sigma2 / (K * mu)),
+        form("printed", F0 * exp(-K / (2 * kappa)) + Otilde(kappa * sigma2 / (K * mu)),
              "Theorem 3 as printed with Lambda = I (sum_ij lambda_ij^2 = N, bias 0); the "
              "paper names the baseline in Section 5 and Appendix A without a formula."),
-        form("explicit", F0 * sp.exp(-eta * mu * K) + eta * L * sigma2 / mu,
+        form("explicit", F0 * exp(-eta * mu * K) + eta * L * sigma2 / mu,
              "Theorem 3's safe fixed-step form with Lambda = I (rho(W) = 1), i.e. Lemma 6 for "
              "each agent.", conditions=(cond(Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),)),
     ],

@@ -30,7 +30,7 @@ from pflbounds.papers.even2022.symbols import (
     u,
 )
 from pflbounds.symbolic.result import Kind
-from pflbounds.symbolic.unevaluated import Ge
+from pflbounds.symbolic.unevaluated import Ge, exp
 
 HSU_KAKADE_ZHANG = result(
     "hkz_tail", "Appendix E (Hsu-Kakade-Zhang tail)", Kind.UPPER_BOUND,
@@ -57,7 +57,7 @@ HKZ_NORM_TAIL = result(
     "P(||xi||^2 >= 4u) for a centred Sigma-sub-Gaussian xi", "1",
     "Consequently, for u >= max(nu^2 d_eff, ||Sigma||_2^2/nu^2): P(||xi||^2 >= 4u) <= "
     "e^{-u/(2 nu^2)}; since ||Sigma||_2^2/nu^2 <= nu^2 d_eff, the condition is u >= nu^2 d_eff.",
-    [form("printed", sp.exp(-u / (2 * nu2)),
+    [form("printed", exp(-u / (2 * nu2)),
           "Follows from the corrected Hsu-Kakade-Zhang threshold at t = u/(2 nu^2): "
           "Tr(Sigma) + 2 sqrt(Tr(Sigma^2) t) + u <= u + sqrt(2) u + u < 4u when "
           "u >= Tr(Sigma) = nu^2 d_eff.")],
@@ -72,7 +72,7 @@ THEOREM4_RECOVERY = result(
     "P(||mu_hat_i - mu_m||^2 <= u for every agent i of cluster m)", "1",
     "In the proof of Theorem 4, for a fixed cluster m and u >= 4 nu^2 d_eff/S: "
     "P(for all i in C_m, ||mu_hat_i - mu_m||^2 <= u) >= 1 - 2C e^{-Su/(8 nu^2)}.",
-    [form("printed", 1 - 2 * C * sp.exp(-S * u / (8 * nu2)),
+    [form("printed", 1 - 2 * C * exp(-S * u / (8 * nu2)),
           "Union bound over the C agents of the cluster; mu_hat_i - mu_m is (Sigma/S)-sub-"
           "Gaussian and the tail of ||.||^2 at u follows from the second display of App. E "
           "(the paper's factor 2 is slack).")],

@@ -29,10 +29,10 @@ from pflbounds.papers.even2022.symbols import (
 )
 from pflbounds.symbolic.hidden import Omegatilde, Otilde
 from pflbounds.symbolic.result import Kind
-from pflbounds.symbolic.unevaluated import Ge, Max
+from pflbounds.symbolic.unevaluated import Ge, Max, exp, log
 
 U_COND = cond(Ge(u, 4 * nu2 * d_eff / S), "u >= 4 nu^2 d_eff/S")
-_TAIL = sp.exp(-S * Max(2 * u, Delta2 - 2 * u) / (8 * nu2))
+_TAIL = exp(-S * Max(2 * u, Delta2 - 2 * u) / (8 * nu2))
 
 THEOREM4 = result(
     "theorem4", "Theorem 4", Kind.UPPER_BOUND,
@@ -42,14 +42,14 @@ THEOREM4 = result(
     "O~(kappa sigma^2/(K mu)(1/C + C e^{-Su/(8 nu^2)})) + (2 D*^2 b_max "
     "e^{-S max(Delta^2 - 2u, 2u^2)/(8 nu^2)} + 4u^2 1{2u >= Delta})/mu.",
     [
-        form("printed", F0 * sp.exp(-kappa / (2 * K))
-             + Otilde(kappa * sigma2 / (K * mu) * (1 / C + C * sp.exp(-S * u / (8 * nu2))))
+        form("printed", F0 * exp(-kappa / (2 * K))
+             + Otilde(kappa * sigma2 / (K * mu) * (1 / C + C * exp(-S * u / (8 * nu2))))
              + (2 * D_star**2 * b_max
-                * sp.exp(-S * Max(Delta2 - 2 * u, 2 * u**2) / (8 * nu2))
+                * exp(-S * Max(Delta2 - 2 * u, 2 * u**2) / (8 * nu2))
                 + 4 * u**2 * ind_ge(2 * u, sp.sqrt(Delta2))) / mu,
              "Verbatim, typos included (it fails the dimension check)."),
-        form("corrected", F0 * sp.exp(-K / (2 * kappa))
-             + Otilde(kappa * sigma2 / (K * mu) * (1 / C + 2 * C * sp.exp(-S * u / (8 * nu2))))
+        form("corrected", F0 * exp(-K / (2 * kappa))
+             + Otilde(kappa * sigma2 / (K * mu) * (1 / C + 2 * C * exp(-S * u / (8 * nu2))))
              + (2 * c_N * b_max**2 * _TAIL + 4 * D_star**2 * u * ind_gt(4 * u, Delta2)) / (2 * mu),
              "Digest §4.11 reading: exp(-K/(2 kappa)); factor 2 on C e^{...}; b_max^2 with a "
              "union-bound count c_N (1 in the paper, N - C when counted); 4 D*^2 u "
@@ -77,7 +77,7 @@ THEOREM4_VARIANCE = result(
     "(1/N) E[sum_ij lambda_hat_ij^2]", "1",
     "In the proof of Theorem 4: (1/N) E[sum_ij lambda_hat_ij^2] = (1/N) E[sum_i 1/N_hat_i] <= "
     "1/C + 2C e^{-Su/(8 nu^2)}.",
-    [form("printed", 1 / C + 2 * C * sp.exp(-S * u / (8 * nu2)),
+    [form("printed", 1 / C + 2 * C * exp(-S * u / (8 * nu2)),
           "As in the proof (the statement drops the factor 2).")],
     conditions=(U_COND,), hypotheses=("even2022.A4", "even2022.A5"), source="App. E",
     quantity_typst="1/N EE[sum_(i j) hat(lambda)_(i j)^2]",
@@ -99,10 +99,10 @@ COROLLARY2 = result(
                 "dimension check."),
         form("corrected", parts={
             "S": Max(16 * nu2 * d_eff / Delta2,
-                        16 * nu2 / Delta2 * sp.log(N * b_max**2 / (mu * eps)),
-                        32 * nu2 / Delta2 * sp.log(2 * C**2)),
+                        16 * nu2 / Delta2 * log(N * b_max**2 / (mu * eps)),
+                        32 * nu2 / Delta2 * log(2 * C**2)),
             "KC": Omegatilde(kappa * sigma2 / (eps * mu)),
-            "K": Omegatilde(kappa * sp.log(F0 / eps)),
+            "K": Omegatilde(kappa * log(F0 / eps)),
         }, note="Digest §4.13: sufficient conditions from the corrected Theorem 4 with "
                 "u = Delta^2/4 (the last two S terms up to constant factors); no condition on "
                 "C follows."),
