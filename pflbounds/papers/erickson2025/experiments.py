@@ -1,4 +1,4 @@
-"""The synthetic experiment of erickson2025 §5.1 (digest §6.1), regenerated small: Table 1
+"""The synthetic experiment of erickson2025 §5.1 (digest §6.1), regenerated: Table 1
 (estimation error and test R^2 of Local, FedAvg, IFCA and Karula, +- 2 SE over data draws)
 and Fig. 1 (true model distances, the LOT surrogate D and the distances of the local
 estimates, with their Spearman correlations).
@@ -12,12 +12,13 @@ alpha_i proportional to N_i (mean 1), L = max_i alpha_i lambda_max(H_i), full gr
 * D_ij: the LOT surrogate on xi = (x, y), Euclidean cost, a reference sample of N_0 points
   from N(pooled mean, pooled covariance) (*), HiGHS plans, reading ``D_reading``
   (:mod:`pflbounds.problems.transport`).
-* Karula (Algorithm 1, Reading B) with eta = 3/(8L), projections by the dual method
-  (certified gap ``proj_tol``); t by 5-fold cross-validation over ``t_grid`` (held-out
-  squared error summed over clients). K(t, D) = sqrt(t) K(1, D), so one projector serves
-  every t: Pi_{K(t)}(Z) = sqrt(t) Pi_{K(1)}(Z/sqrt(t)) and the folds and the t grid run as
-  replicas of one run. D is computed once on the full training data (before optimisation,
-  as in the paper) and shared by the folds.
+* Karula (Algorithm 1 as printed, Reading ``reading``, A by default) with eta = 3/(8L),
+  projections by the dual method (certified gap ``proj_tol``; Dykstra to 1e-10 in the loop
+  gives the same models and costs far more, README); t by 5-fold cross-validation over
+  ``t_grid`` (held-out squared error summed over clients). K(t, D) = sqrt(t) K(1, D), so
+  one projector serves every t: Pi_{K(t)}(Z) = sqrt(t) Pi_{K(1)}(Z/sqrt(t)) and the folds
+  and the t grid run as replicas of one run. D is computed once on the full training data
+  (before optimisation, as in the paper) and shared by the folds.
 * Local: gradient descent on each client's own ridge loss, step 1/max_i L_i
   (:func:`pflbounds.algorithms.collaborative.run_local_sgd`, exact gradients).
 * FedAvg: five local steps, eta = 1/(10L), alpha-weighted model averaging
@@ -28,6 +29,10 @@ alpha_i proportional to N_i (mean 1), L = max_i alpha_i lambda_max(H_i), full gr
 Fig. 1's local estimates are the clients' own ridge optima H_i^{-1} b_i (what a client
 estimates alone; underdetermined but for lam when N_i < d); Table 1 also lists them as
 "Local (optimum)" beside Local's K gradient steps (the same budget as the other methods).
+
+Every method is run for K rounds and its models are recorded at K/2 and K: the relative
+change of the estimation error between the two (``change``) measures how far it is from
+converged in the quantity compared.
 
 Metrics: estimation error (1/n) sum_i ||theta_i - theta_i^true|| (the digest's reading of
 "estimation error") and the mean over clients of the test R^2 (fresh test samples per
@@ -69,9 +74,9 @@ FOLDS = 5
 
 SYNTHETIC: dict[str, Any] = {
     "n": 30, "d": 50, "sd_theta": 1.0, "feature_shift": 1.0, "sd_eps": 5.0, "lam": 1e-6,
-    "n_min": 10, "n_max": 100, "n_test": 100, "s": 10, "K": 300, "N0": 100,
-    "D_reading": "literal", "t_grid": [0.01, 0.1, 1.0, 10.0, 100.0], "k_grid": [1, 2, 3],
-    "ifca_init": 1.0, "proj_tol": 1e-8, "seeds": 2, "reading": "A",
+    "n_min": 10, "n_max": 100, "n_test": 100, "s": 10, "K": 1000, "N0": 100,
+    "D_reading": "literal", "t_grid": [0.001, 0.01, 0.1, 1.0], "k_grid": [1, 2, 3],
+    "ifca_init": 1.0, "proj_tol": 1e-8, "seeds": 3, "reading": "A",
     # Karula's rounds follow Algorithm 1 as printed (Reading A: the table unscaled); Reading
     # B, the proof's unbiased estimate, takes about n times the rounds (digest §8 #25)
 }
@@ -120,8 +125,8 @@ def _held_out_error(data: RegressionClients, train: np.ndarray, theta: np.ndarra
 
 def _karula(ridge: RidgeQuadratics, D: np.ndarray, t: np.ndarray, p: Mapping[str, Any],
             L: float, rng: np.random.Generator) -> np.ndarray:
-    """Karula's last iterate for each replica of ``ridge`` (leading axis R), replica r under
-    K(t_r, D), theta^0 = 0."""
+    """Karula's iterates at rounds K/2 and K, (R, 2, n, d), for each replica of ``ridge``
+    (leading axis R), replica r under K(t_r, D), theta^0 = 0."""
     n, d = ridge.n, ridge.d
     base = WarmDualProjector(radii(1.0, D), float(p["proj_tol"]))
     t = np.asarray(t, dtype=float)
@@ -135,9 +140,18 @@ def _karula(ridge: RidgeQuadratics, D: np.ndarray, t: np.ndarray, p: Mapping[str
     theta0 = np.zeros((c.shape[0], n, d))
     run = run_karula(ridge.weighted_grad, theta0, project, eta=3.0 / (8.0 * L),
                      s=int(p["s"]), K=int(p["K"]), rng=rng, reading=str(p["reading"]),
-                     metrics={"f": lambda st: ridge.loss(st["theta"]).mean(-1)},
-                     record=[int(p["K"])])
-    return run.state["theta"]
+                     metrics={"theta": _theta}, record=_recorded(p))
+    return run.metrics["theta"]
+
+
+def _recorded(p: Mapping[str, Any]) -> list[int]:
+    """The recorded rounds K/2 and K: the models compared and their change over the second
+    half of the run (the convergence measure)."""
+    return [int(p["K"]) // 2, int(p["K"])]
+
+
+def _theta(st: Mapping[str, np.ndarray]) -> np.ndarray:
+    return st["theta"]
 
 
 class WarmDualProjector:
@@ -157,37 +171,47 @@ class WarmDualProjector:
 
 def _ifca(ridge: RidgeQuadratics, k: int, p: Mapping[str, Any], L: float,
           rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """IFCA's personalised models (R, n, d) and final assignments (R, n) for each replica of
-    ``ridge`` (leading axis R)."""
+    """IFCA's personalised models (R, 2, n, d) at rounds K/2 and K and the final assignments
+    (R, n), for each replica of ``ridge`` (leading axis R, as every method here)."""
     R = ridge.b.shape[0]
     theta0 = float(p["ifca_init"]) * rng.standard_normal((R, k, ridge.d))
     run = run_ifca(ridge.loss, ridge.grad_f, theta0, n=ridge.n, eta=1.0 / (2.0 * L),
                    K=int(p["K"]), rng=rng, s=int(p["s"]), alpha=ridge.alpha,
-                   metrics={"theta": lambda st: st["theta"]}, record=[int(p["K"])])
-    th = run.state["theta"]
-    assign = assign_clusters(ridge.loss, th, ridge.n)
-    return personalised_models(th, assign), assign
+                   metrics={"theta": _theta}, record=_recorded(p))
+    th = run.metrics["theta"]  # (R, 2, k, d)
+    assign = [assign_clusters(ridge.loss, th[:, h], ridge.n) for h in range(th.shape[1])]
+    models = np.stack([personalised_models(th[:, h], a) for h, a in enumerate(assign)], axis=1)
+    return models, assign[-1]
 
 
 def _fedavg(ridge: RidgeQuadratics, p: Mapping[str, Any], L: float,
             rng: np.random.Generator) -> np.ndarray:
-    R = ridge.b.shape[0] if ridge.b.ndim == 3 else 1
+    """FedAvg's global model at rounds K/2 and K, as (R, 2, n, d) personalised models, for
+    each replica of ``ridge`` (leading axis R)."""
+    R = ridge.b.shape[0]
     run = run_fedavg(ridge.loss, ridge.grad_f, np.zeros((R, ridge.d)), n=ridge.n,
                      eta=1.0 / (10.0 * L), K=int(p["K"]), rng=rng, s=int(p["s"]),
                      local_steps=5, alpha=ridge.alpha,
-                     metrics={"theta": lambda st: st["theta"]}, record=[int(p["K"])])
-    return np.broadcast_to(run.state["theta"], (R, ridge.n, ridge.d))
+                     metrics={"theta": _theta}, record=_recorded(p))
+    th = run.metrics["theta"]  # (R, 2, 1, d)
+    return np.broadcast_to(th, (R, th.shape[1], ridge.n, ridge.d))
 
 
 def _local(ridge: RidgeQuadratics, p: Mapping[str, Any], rng: np.random.Generator) -> np.ndarray:
+    """Local's K gradient steps from 0 on each client's own ridge loss, the models at rounds
+    K/2 and K, (2, n, d)."""
     tr = run_local_sgd(ridge, 1.0 / float(np.max(ridge.smoothness)), int(p["K"]),
-                       np.zeros(ridge.d), 1, rng, record=[int(p["K"])])
-    return tr.X_final[0]
+                       np.zeros(ridge.d), 1, rng, record=_recorded(p), store_iterates=True)
+    return tr.iterates[0]
 
 
 def synthetic_draw(p: Mapping[str, Any], rng: np.random.Generator) -> dict[str, np.ndarray]:
     """One data draw of §5.1: every method's models, its metrics, the chosen t and k, the
-    cross-validation curves and the Fig. 1 matrices."""
+    cross-validation curves, the convergence measure and the Fig. 1 matrices.
+
+    ``change``: per method (:data:`METHODS`, then Local's ridge optima, which are exact: 0),
+    the relative change |e_K - e_{K/2}|/e_K of the estimation error over the second half of
+    the run (Karula's at the chosen t, IFCA's at the chosen k)."""
     data = generator(p).draw(rng)
     D = pairwise_lot([data.samples(i) for i in range(data.n)], int(p["N0"]),
                      str(p["D_reading"]), rng)
@@ -200,36 +224,42 @@ def synthetic_draw(p: Mapping[str, Any], rng: np.random.Generator) -> dict[str, 
     # Karula: folds x t grid as replicas of one run, then every t on the full data
     rep = RidgeQuadratics(np.tile(cv.H, (G, 1, 1, 1)), np.tile(cv.b, (G, 1, 1)),
                           np.tile(cv.c, (G, 1)), np.tile(cv.alpha, (G, 1)))
-    th = _karula(rep, D, np.repeat(t_grid, FOLDS), p, float(rep.L.max()), rng)
+    th = _karula(rep, D, np.repeat(t_grid, FOLDS), p, float(rep.L.max()), rng)[:, -1]
     cv_t = _held_out_error(data, train, th.reshape(G, FOLDS, data.n, data.d))
     tb = RidgeQuadratics(*(np.broadcast_to(a, (G, *a.shape)) for a in
                            (full.H, full.b, full.c, full.alpha)))
-    karula_all = _karula(tb, D, t_grid, p, L, rng)
+    karula_all = _karula(tb, D, t_grid, p, L, rng)  # (G, 2, n, d)
     it = int(np.argmin(cv_t))
     # IFCA: folds as replicas, one run per k
     k_grid = [int(k) for k in p["k_grid"]]
-    cv_k = np.array([_held_out_error(data, train, _ifca(cv, k, p, float(cv.L.max()), rng)[0])
+    cv_k = np.array([_held_out_error(data, train, _ifca(cv, k, p, float(cv.L.max()), rng)[0][:, -1])
                      for k in k_grid])
     k_best = k_grid[int(np.argmin(cv_k))]
     fb = RidgeQuadratics(full.H[None], full.b[None], full.c[None], full.alpha[None])
     ifca_models, assign = _ifca(fb, k_best, p, L, rng)
-    models = {"Local": _local(full, p, rng), "FedAvg": _fedavg(fb, p, L, rng)[0],
-              "IFCA": ifca_models[0], "Karula": karula_all[it]}
-    err = np.array([data.estimation_error(models[m]).mean() for m in METHODS])
+    halves = {"Local": _local(full, p, rng), "FedAvg": _fedavg(fb, p, L, rng)[0],
+              "IFCA": ifca_models[0], "Karula": karula_all[it]}  # each (2, n, d)
+    half_err = np.array([data.estimation_error(halves[m]).mean(-1) for m in METHODS])
+    models = {m: halves[m][-1] for m in METHODS}
+    err = half_err[:, -1]
     r2 = np.array([data.test_r2(models[m]).mean() for m in METHODS])
     opt = full.local_optima
     i, j = pair_index(data.n)
     true = ((data.theta_true[i] - data.theta_true[j]) ** 2).sum(-1)
     loc = ((opt[i] - opt[j]) ** 2).sum(-1)
     gd = ((models["Local"][i] - models["Local"][j]) ** 2).sum(-1)
+    karula_err = data.estimation_error(karula_all).mean(-1)  # (G, 2)
     return {
         "error": err, "r2": r2, "t": np.asarray(t_grid[it]), "k": np.asarray(k_best),
+        "error_half": half_err[:, 0],
+        "change": np.abs(err - half_err[:, 0]) / err,
         "local_optimum_error": data.estimation_error(opt).mean(),
         "local_optimum_r2": data.test_r2(opt).mean(),
         "spearman_local_gd": np.asarray(spearmanr(gd, true).statistic),
         "ifca_effective": effective_clusters(assign, k_best)[0],
         "cv_t": cv_t, "cv_k": cv_k,
-        "karula_error_t": data.estimation_error(karula_all).mean(-1),
+        "karula_error_t": karula_err[:, -1],
+        "karula_change_t": np.abs(karula_err[:, -1] - karula_err[:, 0]) / karula_err[:, -1],
         "spearman_D": np.asarray(spearmanr(D[i, j], true).statistic),
         "spearman_local": np.asarray(spearmanr(loc, true).statistic),
         "true_dist": true, "D": D[i, j], "local_dist": loc, "cluster": data.cluster,

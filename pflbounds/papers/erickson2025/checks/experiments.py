@@ -1,14 +1,16 @@
-"""The experiments of erickson2025 §5, regenerated small: which orderings of P14 (digest §7)
-reproduce on the synthetic ridge data of §5.1, Fig. 1's Spearman correlations, and the
-digits stand-in for §5.2.
+"""The experiments of erickson2025 §5 (result ids ``erickson2025.section5_1`` and
+``section5_2``, form ``experiment``: claims of the paper's experiments, not of a theorem):
+which orderings of P14 (digest §7) reproduce on the synthetic ridge data of §5.1, Fig. 1's
+Spearman correlations, and the digits stand-in for §5.2.
 
 Absolute numbers are not reproducible (the generator is underspecified, digest §6.1 and
 §8 #26); each check records one ordering with the verdict found on the full grid (n = 30,
-d = 50, K = 200, two draws; the digits stand-in at K = 150, two draws): Karula's error below
-FedAvg's and IFCA's, its R^2 above theirs, FedAvg above the clients' own ridge optima and
-Karula above FedAvg on digits reproduce (HOLDS); FedAvg above Local's K gradient steps,
-IFCA's collapse to one cluster, D ranking the true distances better than the local
-estimates, and Karula above Local on digits do not (VIOLATED, the expected verdict).
+d = 50, K = 1000 rounds, t by CV over 0.001..1, three draws; the digits stand-in at K = 150,
+three draws). Karula's error below FedAvg's and IFCA's, its R^2 above theirs, FedAvg above
+the clients' own ridge optima and Karula above FedAvg on digits reproduce (HOLDS); FedAvg
+above Local's K gradient steps, IFCA's collapse to one cluster, D ranking the true
+distances better than the local estimates, and Karula above Local on digits do not
+(VIOLATED, the expected verdict; each description says why).
 
 Every check of one experiment reads the same draws: the data depend on the suite's base
 seed and the grid point only (not on the check id), and a process computes them once
@@ -76,27 +78,47 @@ def _col(out: dict, key: str, method: str, methods=syn.METHODS) -> np.ndarray:
 
 
 def plot_table1(outcome) -> list[dict]:
-    """Table 1 regenerated small: estimation error and test R^2, mean ± 2 SE over draws,
-    beside the paper's numbers."""
+    """Table 1 regenerated: estimation error and test R^2, mean ± 2 SE over draws, the
+    change of the error over the second half of the run, beside the paper's numbers; then
+    Karula's cross-validation curve over the t grid."""
     figs = []
     for ev in outcome.evidence:
         prm, err, r2 = ev["params"], np.asarray(ev["error"]), np.asarray(ev["r2"])
-        rows = [[m, _pm2se(err[:, j], ".2f"), _pm2se(r2[:, j], ".3f"), *TABLE1_PAPER[m]]
+        change = 100 * np.asarray(ev["change"])
+        rows = [[m, _pm2se(err[:, j], ".2f"), _pm2se(r2[:, j], ".3f"),
+                 f"{change[:, j].max():.2g}", *TABLE1_PAPER[m]]
                 for j, m in enumerate(syn.METHODS)]
+        rows[0][0] = "Local (K gradient steps)"
         rows.insert(1, ["Local (ridge optimum)", _pm2se(ev["local_optimum_error"], ".2f"),
-                        _pm2se(ev["local_optimum_r2"], ".3f"), "", ""])
+                        _pm2se(ev["local_optimum_r2"], ".3f"), "0 (exact)", "", ""])
         figs.append({
-            "kind": "table", "title": f"Table 1 regenerated small (synthetic ridge, n = "
+            "kind": "table", "title": f"Table 1 regenerated (synthetic ridge, n = "
             f"{prm['n']}, d = {prm['d']}, s = {prm['s']}, K = {prm['K']}, {prm['seeds']} "
             "draws)", "columns": ["strategy", "estimation error", "test R^2",
-                                  "paper: error", "paper: R^2"],
+                                  "change K/2 to K (%, worst draw)", "paper: error",
+                                  "paper: R^2"],
             "rows": rows,
             "caption": "Mean ± 2 SE over independent draws of the §5.1 generator (digest "
-            "defaults for what the paper leaves open). Karula's t by 5-fold CV: "
+            "defaults for what the paper leaves open). The change column is |e_K - e_{K/2}|"
+            "/e_K of the estimation error, the largest over the draws: how far each method is "
+            "from converged in the quantity compared. Karula's t by 5-fold CV: "
             f"{np.asarray(ev['t']).tolist()}; IFCA's k by 5-fold CV: "
             f"{np.asarray(ev['k']).tolist()} (effective clusters "
             f"{np.round(np.asarray(ev['ifca_effective']), 2).tolist()}). The orderings, not "
             "the absolute numbers, are compared with the paper."})
+        cv, ke = np.asarray(ev["cv_t"]), np.asarray(ev["karula_error_t"])
+        kc = 100 * np.asarray(ev["karula_change_t"])
+        figs.append({
+            "kind": "table", "title": "Karula's 5-fold cross-validation over t (§5.1)",
+            "columns": ["t", "held-out error / min (per draw)", "estimation error (full data)",
+                        "change K/2 to K (%, worst draw)"],
+            "rows": [[f"{t:g}", ", ".join(f"{v:.4f}" for v in cv[:, g] / cv.min(axis=1)),
+                      _pm2se(ke[:, g], ".2f"), f"{kc[:, g].max():.2g}"]
+                     for g, t in enumerate(prm["t_grid"])],
+            "caption": "The held-out squared error summed over folds and clients, divided by "
+            "its minimum over the grid (1 marks the chosen t), per draw; beside it Karula's "
+            "estimation error at each t on the full training data (mean ± 2 SE) and its "
+            "change over the second half of the run."})
     return figs
 
 
@@ -114,7 +136,7 @@ def _blocks(vals: np.ndarray, cluster: np.ndarray) -> np.ndarray:
 
 
 def plot_fig1(outcome) -> list[dict]:
-    """Fig. 1 regenerated small, as cluster-block means of the three pairwise matrices of the
+    """Fig. 1 regenerated, as cluster-block means of the three pairwise matrices of the
     first draw (true ||theta_i - theta_j||^2, D_ij, local-estimate ||theta_i - theta_j||^2),
     each normalised by its overall mean, with the Spearman correlations with the truth."""
     figs = []
@@ -129,7 +151,7 @@ def plot_fig1(outcome) -> list[dict]:
                       *[f"{B[a, b]:.2f}" for b in range(B.shape[1])]] for a in range(B.shape[0])]
         sd, sl = np.asarray(ev["spearman_D"]), np.asarray(ev["spearman_local"])
         figs.append({
-            "kind": "table", "title": "Fig. 1 regenerated small: cluster-block means of the "
+            "kind": "table", "title": "Fig. 1 regenerated: cluster-block means of the "
             "pairwise distances (first draw, each divided by its mean)",
             "columns": ["matrix", "block row", "cluster 1", "cluster 2", "cluster 3"],
             "rows": rows,
@@ -160,17 +182,17 @@ def plot_digits(outcome) -> list[dict]:
     return figs
 
 
-SYN = {**syn.SYNTHETIC, "K": 200, "t_grid": [0.01, 0.1, 1.0], "seeds": 2}
+SYN = dict(syn.SYNTHETIC)
 SYN_QUICK = {**syn.SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,
              "t_grid": [0.1, 1.0], "k_grid": [1, 3], "seeds": 2}
-DIG = {**dig.DIGITS, "K": 150}
+DIG = {**dig.DIGITS, "K": 150, "seeds": 3}
 
 
 def _syn(cid: str, title: str, kind: CheckKind, expected: Verdict, measure, desc: str,
          ylabel: str, plot=None, quick: bool = True) -> Check:
     return Check(P + cid, title, kind, expected, _ordering(measure, "synthetic"),
                  grid=(SYN,), quick_grid=(SYN_QUICK,) if quick else None, engine="exact",
-                 rel_tol=0.0, result_id=P + "theorem4_3", form="printed", plot=plot,
+                 rel_tol=0.0, result_id=P + "section5_1", form="experiment", plot=plot,
                  xlabel="comparison", ylabel=ylabel, description=desc)
 
 
@@ -179,60 +201,90 @@ CHECKS = [
          CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "Karula"), _col(o, "error", "FedAvg")),
          "Mean over draws of (1/n) sum_i ||theta_i - theta_i^true||: Karula (measured) "
-         "against FedAvg (bound).", "estimation error", plot=plot_table1),
+         "against FedAvg (bound). Expected HOLDS (reproduces): 6.22 against 8.05 at K = "
+         "1000; Karula's error still fell by up to 17% over the second half of the run, "
+         "FedAvg's moved by at most 1.4%.", "estimation error", plot=plot_table1),
     _syn("P14_error_ifca", "§5.1 Table 1: Karula's estimation error below IFCA's",
          CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "Karula"), _col(o, "error", "IFCA")),
-         "Karula (measured) against IFCA (bound), mean estimation error.", "estimation error"),
+         "Karula (measured) against IFCA (bound), mean estimation error. Expected HOLDS "
+         "(reproduces): 6.22 against 7.99.", "estimation error"),
     _syn("P14_error_local", "§5.1 Table 1: FedAvg's estimation error below Local's (optimum)",
          CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "FedAvg"), np.asarray(o["local_optimum_error"]).mean()),
          "The paper's Local is far worse than FedAvg (35.3 against 7.5): FedAvg (measured) "
-         "against the clients' own ridge optima (bound).", "estimation error"),
+         "against the clients' own ridge optima (bound). Expected HOLDS (reproduces): 8.05 "
+         "against 15.9 (N_i < d for 40% of the clients).", "estimation error"),
     _syn("P14_error_local_gd", "§5.1 Table 1: FedAvg's estimation error below Local's "
          "(K steps)", CheckKind.BOUND_HOLDS, Verdict.VIOLATED,
          lambda o: (_col(o, "error", "FedAvg"), _col(o, "error", "Local")),
-         "FedAvg (measured) against Local's K gradient steps from 0 (bound), the same budget.",
+         "FedAvg (measured) against Local's K gradient steps from 0 (bound), the same "
+         "budget. Expected VIOLATED: the paper claims FedAvg's error is far below Local's; "
+         "here it does not reproduce against Local's K steps (8.05 against 7.84) because "
+         "those are early-stopped gradient descent on ill-conditioned ridge losses (lam = "
+         "1e-6): their error still rises over the second half of the run (7.54 at K/2) "
+         "towards the ridge optima's 15.9, which FedAvg does beat (P14_error_local).",
          "estimation error"),
     _syn("P14_r2", "§5.1 Table 1: Karula's test R^2 above FedAvg's and IFCA's",
          CheckKind.LOWER_BOUND, Verdict.HOLDS,
          lambda o: ([_col(o, "r2", "Karula")] * 2, [_col(o, "r2", "FedAvg"),
                                                     _col(o, "r2", "IFCA")]),
-         "Mean test R^2 of Karula (measured) against FedAvg and IFCA (bounds).", "test R^2"),
+         "Mean test R^2 of Karula (measured) against FedAvg and IFCA (bounds). Expected "
+         "HOLDS (reproduces): 0.611 against 0.382 and 0.435.", "test R^2"),
     _syn("P14_r2_local", "§5.1 Table 1: FedAvg's test R^2 above Local's (optimum)",
          CheckKind.LOWER_BOUND, Verdict.HOLDS,
          lambda o: (_col(o, "r2", "FedAvg"), np.asarray(o["local_optimum_r2"]).mean()),
-         "FedAvg (measured) against the clients' own ridge optima (bound), mean test R^2.",
-         "test R^2"),
+         "FedAvg (measured) against the clients' own ridge optima (bound), mean test R^2. "
+         "Expected HOLDS (reproduces): 0.382 against -6.0.", "test R^2"),
     _syn("P14_r2_local_gd", "§5.1 Table 1: FedAvg's test R^2 above Local's (K steps)",
          CheckKind.LOWER_BOUND, Verdict.VIOLATED,
          lambda o: (_col(o, "r2", "FedAvg"), _col(o, "r2", "Local")),
-         "FedAvg (measured) against Local's K gradient steps (bound), mean test R^2.",
-         "test R^2"),
+         "FedAvg (measured) against Local's K gradient steps (bound), mean test R^2. "
+         "Expected VIOLATED: the paper claims FedAvg's R^2 is above Local's; here it does "
+         "not reproduce against Local's K steps (0.382 against 0.462) because those are "
+         "early-stopped, implicitly regularised models (P14_error_local_gd), not the "
+         "clients' ridge optima (R^2 -6.0, P14_r2_local).", "test R^2"),
     _syn("P14_ifca_collapse", "§5.1: IFCA collapses to about one cluster",
          CheckKind.BOUND_HOLDS, Verdict.VIOLATED,
          lambda o: (np.asarray(o["ifca_effective"]).mean(), 1.5),
-         "exp(entropy) of the clients' final cluster shares, mean over draws, at most 1.5.",
+         "exp(entropy) of the clients' final cluster shares, mean over draws, at most 1.5. "
+         "Expected VIOLATED: the paper claims IFCA collapses to a single global model; here "
+         "it does not reproduce (1.91 effective clusters, k = 2 chosen in all three draws) "
+         "because on these data two cluster models predict held-out samples better than "
+         "one: the 5-fold CV error at k = 2 is 8-12% below that at k = 1 in every draw.",
          "effective clusters"),
     _syn("F1_spearman", "§5.1 Fig. 1: D ranks the true distances better than local estimates",
          CheckKind.LOWER_BOUND, Verdict.VIOLATED,
          lambda o: (np.asarray(o["spearman_D"]).mean(), np.asarray(o["spearman_local"]).mean()),
          "Spearman correlation over pairs with ||theta_i^true - theta_j^true||^2: D_ij "
-         "(measured) against the local estimates' distances (bound).", "Spearman",
+         "(measured) against the local estimates' distances (bound). Expected VIOLATED: "
+         "the paper claims D matches the true distances closely and the local estimates do "
+         "not; here it does not reproduce (Spearman 0.007 for D against 0.25 for the ridge "
+         "optima and 0.41 for Local's K-step models) because the generator draws each "
+         "client's feature mean independently of its cluster (x ~ N(m_i, I), the digest's "
+         "default) and D on the joint (x, y) samples, 50 of whose 51 coordinates are "
+         "features, ranks those feature shifts, not the parameters.", "Spearman",
          plot=plot_fig1),
     Check(P + "S52_karula_fedavg", "§5.2 stand-in: Karula's test accuracy above FedAvg's",
           CheckKind.LOWER_BOUND, Verdict.HOLDS, _ordering(
               lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
                          _col(o, "accuracy", "FedAvg", dig.METHODS)), "digits"),
-          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "theorem4_3", form="printed",
+          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="experiment",
           plot=plot_digits, xlabel="comparison", ylabel="test accuracy",
           description="Digits stand-in for FEMNIST: mean test accuracy of Karula (measured) "
-                      "against FedAvg (bound)."),
+                      "against FedAvg (bound). Expected HOLDS (reproduces): 67.0% against "
+                      "62.2% (IFCA 67.9%)."),
     Check(P + "S52_karula_local", "§5.2 stand-in: Karula's test accuracy above Local's",
           CheckKind.LOWER_BOUND, Verdict.VIOLATED, _ordering(
               lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
                          _col(o, "accuracy", "Local", dig.METHODS)), "digits"),
-          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "theorem4_3", form="printed",
+          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="experiment",
           xlabel="comparison", ylabel="test accuracy",
-          description="Digits stand-in: Karula (measured) against Local (bound)."),
+          description="Digits stand-in: Karula (measured) against Local (bound). Expected "
+                      "VIOLATED: the paper claims Karula beats Local on FEMNIST (91.3% "
+                      "against 89.3%); here it does not reproduce (67.0% against 73.9%) "
+                      "because Karula averages the hidden layer over writers whose inputs "
+                      "differ by an affine distortion each, while Local fits each writer's "
+                      "whole network; the output-layer constraints are nearly slack (3-10% "
+                      "active at t = 20), so they are not what separates the two."),
 ]
