@@ -7,13 +7,15 @@ Constraints" (Karula). Results are registered in the catalog on import; look the
 
 from __future__ import annotations
 
-from pflbounds.papers.erickson2025 import assumptions, results
+from pflbounds.papers.erickson2025 import assumptions, experiments_claims, results
 from pflbounds.papers.erickson2025.errata import ERRATA
+from pflbounds.symbolic.result import Result
 
 RESULTS = {
     r.id: r
-    for r in vars(results).values()
-    if getattr(r, "paper", None) == "erickson2025"
+    for mod in (results, experiments_claims)
+    for r in vars(mod).values()
+    if isinstance(r, Result) and r.paper == "erickson2025"
 }
 
 __all__ = ["ERRATA", "RESULTS", "assumptions"]

@@ -124,8 +124,14 @@ def test_ordering_checks_compare_the_shared_draws():
 
 
 def test_experiment_checks_name_the_claims_of_section_5():
+    from pflbounds.symbolic.catalog import get
+
+    claims = {"P14_error": "table1_error", "P14_r2": "table1_r2", "P14_ifca": "ifca_collapse",
+              "F1": "fig1", "S52": "section5_2"}
     for c in CHECKS:
-        want = "section5_2" if c.id.split(".")[1].startswith("S52") else "section5_1"
-        assert c.result_id == f"erickson2025.{want}" and c.form == "experiment"
+        short = c.id.split(".")[1]
+        want = next(v for k, v in claims.items() if short.startswith(k))
+        assert c.result_id == f"erickson2025.{want}" and c.form == "printed"
+        assert get(c.result_id).form("printed") is not None  # in the catalogue
         if c.expected.value == "VIOLATED":  # an ordering that does not reproduce says why
             assert "the paper claims" in c.description and "because" in c.description, c.id

@@ -1,6 +1,6 @@
-"""The experiments of erickson2025 §5 (result ids ``erickson2025.section5_1`` and
-``section5_2``, form ``experiment``: claims of the paper's experiments, not of a theorem):
-which orderings of P14 (digest §7) reproduce on the synthetic ridge data of §5.1, Fig. 1's
+"""The experiments of erickson2025 §5 (each check names the claim of :mod:`pflbounds.papers.
+erickson2025.experiments_claims` it tests, form ``printed``): which orderings of P14 (digest
+§7) reproduce on the synthetic ridge data of §5.1, Fig. 1's
 Spearman correlations, and the digits stand-in for §5.2.
 
 Absolute numbers are not reproducible (the generator is underspecified, digest §6.1 and
@@ -188,11 +188,17 @@ SYN_QUICK = {**syn.SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,
 DIG = {**dig.DIGITS, "K": 150, "seeds": 3}
 
 
+_CLAIM = {"P14_error": "table1_error", "P14_r2": "table1_r2", "P14_ifca": "ifca_collapse",
+          "F1": "fig1"}
+"""The claim of erickson2025.experiments_claims each synthetic check tests, by id prefix."""
+
+
 def _syn(cid: str, title: str, kind: CheckKind, expected: Verdict, measure, desc: str,
          ylabel: str, plot=None, quick: bool = True) -> Check:
+    claim = next(v for k, v in _CLAIM.items() if cid.startswith(k))
     return Check(P + cid, title, kind, expected, _ordering(measure, "synthetic"),
                  grid=(SYN,), quick_grid=(SYN_QUICK,) if quick else None, engine="exact",
-                 rel_tol=0.0, result_id=P + "section5_1", form="experiment", plot=plot,
+                 rel_tol=0.0, result_id=P + claim, form="printed", plot=plot,
                  xlabel="comparison", ylabel=ylabel, description=desc)
 
 
@@ -269,7 +275,7 @@ CHECKS = [
           CheckKind.LOWER_BOUND, Verdict.HOLDS, _ordering(
               lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
                          _col(o, "accuracy", "FedAvg", dig.METHODS)), "digits"),
-          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="experiment",
+          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="printed",
           plot=plot_digits, xlabel="comparison", ylabel="test accuracy",
           description="Digits stand-in for FEMNIST: mean test accuracy of Karula (measured) "
                       "against FedAvg (bound). Expected HOLDS (reproduces): 67.0% against "
@@ -278,7 +284,7 @@ CHECKS = [
           CheckKind.LOWER_BOUND, Verdict.VIOLATED, _ordering(
               lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
                          _col(o, "accuracy", "Local", dig.METHODS)), "digits"),
-          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="experiment",
+          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="printed",
           xlabel="comparison", ylabel="test accuracy",
           description="Digits stand-in: Karula (measured) against Local (bound). Expected "
                       "VIOLATED: the paper claims Karula beats Local on FEMNIST (91.3% "
