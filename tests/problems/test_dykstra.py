@@ -126,3 +126,20 @@ def test_gradient_mapping_is_zero_at_a_constrained_minimiser_and_projector_error
         Projector(PairwiseConstraintSet(3, 2, np.ones(3), ball=1.0), "dual")
     with pytest.raises(ValueError, match="radii"):
         dykstra_project(np.zeros((3, 2)), np.ones(2))
+
+
+@pytest.mark.parametrize(("n", "R", "d"), [(2, 1, 1), (5, 3, 1), (9, 4, 7), (30, 2, 50)])
+def test_assembled_increments_are_the_incidence_transpose_times_p(n, R, d):
+    """E^T p with E the pairs' incidence matrix (+1 on i, -1 on j): exact on integers (any
+    order of summation), and to rounding on real numbers."""
+    from pflbounds.problems.dykstra import assemble_increments, pair_index
+
+    i, j = pair_index(n)
+    E = np.zeros((i.size, n))
+    E[np.arange(i.size), i], E[np.arange(i.size), j] = 1.0, -1.0
+    rng = np.random.default_rng(n)
+    ints = rng.integers(-1000, 1000, (R, i.size, d)).astype(float)
+    assert np.array_equal(assemble_increments(ints, n), np.einsum("mn,rmd->rnd", E, ints))
+    p = rng.standard_normal((R, i.size, d))
+    np.testing.assert_allclose(assemble_increments(p, n), np.einsum("mn,rmd->rnd", E, p),
+                               rtol=0, atol=1e-13)
