@@ -7,9 +7,10 @@ cold start to the cold import of sympy measured in the same run (the floor every
 
 Goal: ``eval`` at most 0.8 s cold on a machine where ``import sympy`` takes 0.55 s, i.e. a
 ratio of at most ``GOAL_RATIO`` = 0.8 / 0.55 = 1.45. Each timing is the best of ``--repeat``
-runs in fresh processes, as wall-clock time and as CPU time (user + system) of the process;
-on a shared machine the CPU-time ratio is the steadier one. Each command first runs once
-untimed with bytecode writing on (``PYTHONDONTWRITEBYTECODE`` removed from its environment),
+runs in fresh processes, the commands taking turns, as wall-clock time and as CPU time (user +
+system) of the process; on a shared machine the CPU-time ratio is the steadier one. Each
+command first runs once untimed with bytecode writing on (``PYTHONDONTWRITEBYTECODE`` removed
+from its environment),
 so that pflbounds starts from its ``.pyc`` files, as sympy and numpy do from their installed
 ones: "cold" means a fresh process, not a first run after an edit (compiling pflbounds'
 sources costs about 0.1 s more).
@@ -77,32 +78,34 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def cold_seconds(cmd: list[str], repeat: int) -> tuple[float, float]:
-    """Best wall-clock and best CPU time of ``repeat`` runs of ``cmd``, each in a fresh
-    process, after one untimed run that writes the bytecode."""
-    env = _env()
-    subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
-    wall = cpu = float("inf")
-    for _ in range(repeat):
-        c0, t0 = _children_cpu(), time.perf_counter()
-        r = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
-        wall, cpu = min(wall, time.perf_counter() - t0), min(cpu, _children_cpu() - c0)
-        if r.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
+def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall-clock and CPU time of one run of ``cmd`` in a fresh process."""
+    c0, t0 = _children_cpu(), time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
     return wall, cpu
 
 
 def run_benchmark(repeat: int = 5, names: tuple[str, ...] | None = None) -> list[Timing]:
-    """Time every command (or those named) and divide by the cold ``import sympy``."""
-    cmds = commands()
-    ref_wall, ref_cpu = cold_seconds(cmds["import sympy"], repeat)
-    out = [Timing("import sympy", ref_wall, ref_cpu, 1.0, 1.0)]
-    for name, cmd in cmds.items():
-        if name == "import sympy" or (names is not None and name not in names):
-            continue
-        wall, cpu = cold_seconds(cmd, repeat)
-        out.append(Timing(name, wall, cpu, wall / ref_wall, cpu / ref_cpu))
-    return out
+    """Time every command (or those named) and divide by the cold ``import sympy``.
+
+    The commands take turns (round k runs each once), so that a machine whose speed drifts
+    during the run (frequency scaling, other work) slows every command alike, and each keeps
+    its best of ``repeat`` runs."""
+    cmds = {n: c for n, c in commands().items()
+            if n == "import sympy" or names is None or n in names}
+    env = _env()
+    for cmd in cmds.values():  # untimed: writes the bytecode
+        subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+    best = {n: (float("inf"), float("inf")) for n in cmds}
+    for _ in range(repeat):
+        for n, cmd in cmds.items():
+            wall, cpu = _timed(cmd, env)
+            best[n] = (min(best[n][0], wall), min(best[n][1], cpu))
+    ref_wall, ref_cpu = best["import sympy"]
+    return [Timing(n, w, c, w / ref_wall, c / ref_cpu) for n, (w, c) in best.items()]
 
 
 def format_table(rows: list[Timing]) -> str:
