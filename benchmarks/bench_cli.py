@@ -10,10 +10,9 @@ ratio of at most ``GOAL_RATIO`` = 0.8 / 0.55 = 1.45. Each timing is the best of 
 runs in fresh processes, the commands taking turns, as wall-clock time and as CPU time (user +
 system) of the process; on a shared machine the CPU-time ratio is the steadier one. Each
 command first runs once untimed with bytecode writing on (``PYTHONDONTWRITEBYTECODE`` removed
-from its environment),
-so that pflbounds starts from its ``.pyc`` files, as sympy and numpy do from their installed
-ones: "cold" means a fresh process, not a first run after an edit (compiling pflbounds'
-sources costs about 0.1 s more).
+from its environment), so that pflbounds starts from its ``.pyc`` files, as sympy and numpy do
+from their installed ones: "cold" means a fresh process, not a first run after an edit
+(compiling pflbounds' sources costs about 0.1 s more).
 
 Run:  python benchmarks/bench_cli.py [--repeat 5]
 """
