@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.checking.jsonsafe import canonical_json
-from pflbounds.checking.kinds import BOUND_MODES, ENGINES, RATE_AXES, CheckKind, Verdict
+from pflbounds.checking.kinds import BOUND_MODES, ENGINES, RATE_AXES, SIDES, CheckKind, Verdict
 
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.outcome import Outcome
@@ -29,7 +29,8 @@ class Check:
 
     Kind-specific fields: ``predicted`` and ``tolerance`` for rate and scaling (``predicted`` is
     the exponent for ``rate_axis="loglog"`` and scaling, and the contraction factor per unit of
-    the x-axis for ``rate_axis="semilog"``); ``x_param`` for scaling; ``tolerance`` for
+    the x-axis for ``rate_axis="semilog"``; ``side`` makes the claim one-sided); ``x_param``
+    for scaling; ``tolerance`` for
     identity. ``rel_tol`` and ``abs_tol`` apply to deterministic (exact, symbolic) bound
     comparisons: a bound holds at a point when ``measured - bound <= rel_tol*|bound| + abs_tol``.
     ``confidence`` is the one-sided level of the Monte Carlo limits after a Bonferroni
@@ -60,6 +61,10 @@ class Check:
     predicted: float | None = None
     tolerance: float | None = None
     rate_axis: str = "loglog"
+    side: str = "both"
+    """Rate and scaling claims: ``both``, the estimate lies in predicted ± tolerance;
+    ``at_most`` (``at_least``), a one-sided claim: the estimate is at most predicted +
+    tolerance (at least predicted - tolerance), with no value predicted inside."""
     x_param: str | None = None
     bound_mode: str = "expectation"
     delta: float | None = None
@@ -132,6 +137,8 @@ def _problems(c: Check) -> list[str]:
     if c.kind in (CheckKind.RATE, CheckKind.SCALING):
         if c.predicted is None or c.tolerance is None:
             out.append(f"{c.kind.value} checks need predicted and tolerance")
+        if c.side not in SIDES:
+            out.append(f"side must be one of {SIDES}, got {c.side!r}")
         if c.kind is CheckKind.RATE and c.rate_axis == "semilog" and c.predicted is not None:
             if c.predicted <= 0:
                 out.append("a semilog rate predicts a contraction factor > 0")

@@ -54,3 +54,7 @@ in every replica (an almost-sure claim)."""
 
 RATE_AXES = ("loglog", "semilog")
 """Axes of a rate fit: log metric vs log K, or log metric vs K (linear convergence)."""
+
+SIDES = ("both", "at_most", "at_least")
+"""What a rate or scaling claim says of its estimate: within predicted ± tolerance, or at most
+predicted + tolerance, or at least predicted - tolerance (one-sided claims)."""

@@ -15,7 +15,9 @@ Semantics (see also :mod:`pflbounds.checking.statistics` for the intervals):
   the predicted factor). Deterministic: HOLDS iff ``|estimate - predicted| <= tolerance``.
   Monte Carlo: one-sided limits of the estimate (Bonferroni over fits): HOLDS if both lie in
   the band, VIOLATED if the interval misses the band, else INCONCLUSIVE. Margin: the largest
-  ``|estimate - predicted|``.
+  ``|estimate - predicted|``. A one-sided claim (``side``: ``at_most`` or ``at_least``) has a
+  half-line for its band, and its margin is the largest excess of the estimate beyond the
+  boundary (negative: inside).
 * ``scaling``: as rate, on ``log cost`` against ``log x_param`` across grid points; grid points
   that differ in other parameters form separate fits.
 * ``identity``: HOLDS iff the largest ``|residual|`` is <= tolerance (for Monte Carlo with a
@@ -35,7 +37,7 @@ INCONCLUSIVE. NaN in measured values or bounds is an evidence error (verdict ERR
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -330,12 +332,16 @@ def _ratio_text(m: float, b: float, mname: str, bname: str) -> str:
 
 
 def _band_verdict(
-    est: float, lo: float, hi: float, predicted: float, tol: float, deterministic: bool
+    est: float, lo: float, hi: float, predicted: float, tol: float, deterministic: bool,
+    side: str = "both",
 ) -> Verdict:
-    a, b = predicted - tol, predicted + tol
+    a = -math.inf if side == "at_most" else predicted - tol
+    b = math.inf if side == "at_least" else predicted + tol
     slack = 1e-12 * max(1.0, abs(predicted))
     if deterministic:
-        return Verdict.HOLDS if abs(est - predicted) <= tol + slack else Verdict.VIOLATED
+        if side == "both":
+            return Verdict.HOLDS if abs(est - predicted) <= tol + slack else Verdict.VIOLATED
+        return Verdict.HOLDS if a - slack <= est <= b + slack else Verdict.VIOLATED
     if lo >= a - slack and hi <= b + slack:
         return Verdict.HOLDS
     if hi < a or lo > b:
@@ -343,9 +349,38 @@ def _band_verdict(
     return Verdict.INCONCLUSIVE
 
 
+def claim_text(f: Mapping[str, Any], fmt: Callable[[float], str] = g) -> str:
+    """What a fit's claim says of its estimate: ``predicted X ± T``, or ``claimed <= B``
+    (``>= B``) for a one-sided claim."""
+    side = f.get("side", "both")
+    if side == "both":
+        return f"predicted {fmt(f['predicted'])} ± {fmt(f['tolerance'])}"
+    return f"claimed {'<=' if side == 'at_most' else '>='} {fmt(claim_reference(f))}"
+
+
+def claim_reference(f: Mapping[str, Any]) -> float:
+    """The value a fit's figure draws: the predicted one, or a one-sided claim's boundary."""
+    side = f.get("side", "both")
+    if side == "at_most":
+        return f["predicted"] + f["tolerance"]
+    if side == "at_least":
+        return f["predicted"] - f["tolerance"]
+    return f["predicted"]
+
+
+def excess(f: Mapping[str, Any]) -> float:
+    """How far a fit's estimate is from its claim: |estimate - predicted| (two-sided), or
+    how far it lies beyond the claim's boundary, negative inside (one-sided)."""
+    side = f.get("side", "both")
+    if side == "both":
+        return abs(f["estimate"] - f["predicted"])
+    d = f["estimate"] - claim_reference(f)
+    return d if side == "at_most" else -d
+
+
 def _fit_text(f: Mapping[str, Any], what: str, deterministic: bool) -> str:
     ci = "" if deterministic else f" [{g(f['lo'])}, {g(f['hi'])}]"
-    return f"{what} {g(f['estimate'])}{ci} vs predicted {g(f['predicted'])} ± {g(f['tolerance'])}"
+    return f"{what} {g(f['estimate'])}{ci} vs {claim_text(f)}"
 
 
 def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping],
@@ -367,7 +402,7 @@ def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping],
         mask &= np.isfinite(mz.ks)
         fit: dict[str, Any] = {
             "point": i, "axis": check.rate_axis, "predicted": float(check.predicted),
-            "tolerance": float(check.tolerance), "ks": mz.ks[mask],
+            "tolerance": float(check.tolerance), "side": check.side, "ks": mz.ks[mask],
         }
         mean = mz.mean[mask]
         if np.isnan(mean).any():
@@ -398,7 +433,8 @@ def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping],
         else:
             est, lo, hi = lf.slope, s_lo, s_hi
         verdict = _band_verdict(
-            est, lo, hi, float(check.predicted), float(check.tolerance), check.deterministic
+            est, lo, hi, float(check.predicted), float(check.tolerance), check.deterministic,
+            check.side,
         )
         fit.update(estimate=est, lo=lo, hi=hi, slope=lf.slope, intercept=lf.intercept,
                    se=lf.se, verdict=verdict)
@@ -431,7 +467,7 @@ def scaling_fits(
         fit: dict[str, Any] = {
             "group": gkey, "points": use, "x_param": check.x_param, "x": xs, "cost": cost,
             "predicted": float(check.predicted), "tolerance": float(check.tolerance),
-            "axis": "loglog",
+            "side": check.side, "axis": "loglog",
         }
         if np.isnan(cost).any():
             raise EvidenceError(f"NaN cost in scaling group {gkey}")
@@ -458,7 +494,8 @@ def scaling_fits(
         half = q * lf.se if lf.se > 0 else 0.0
         lo, hi = lf.slope - half, lf.slope + half
         verdict = _band_verdict(
-            lf.slope, lo, hi, float(check.predicted), float(check.tolerance), check.deterministic
+            lf.slope, lo, hi, float(check.predicted), float(check.tolerance), check.deterministic,
+            check.side,
         )
         fit.update(estimate=lf.slope, lo=lo, hi=hi, slope=lf.slope, intercept=lf.intercept,
                    se=lf.se, verdict=verdict)
@@ -468,13 +505,9 @@ def scaling_fits(
 
 def _fits_evaluation(check: Check, fits: list[dict], what: str, where_key: str) -> tuple:
     verdict = combine_verdicts([f["verdict"] for f in fits])
-    errs = [abs(f["estimate"] - f["predicted"]) for f in fits if np.isfinite(f["estimate"])]
+    errs = [excess(f) for f in fits if np.isfinite(f["estimate"])]
     margin = max(errs) if errs else None
-    worst = max(
-        fits,
-        key=lambda f: abs(f["estimate"] - f["predicted"]) if np.isfinite(f["estimate"])
-        else math.inf,
-    )
+    worst = max(fits, key=lambda f: excess(f) if np.isfinite(f["estimate"]) else math.inf)
     text = _fit_text(worst, what, check.deterministic)
     loc = f"{where_key} {worst[where_key]}"
     n_ok = sum(f["verdict"] is Verdict.HOLDS for f in fits)

@@ -327,7 +327,8 @@ class _Writer:
             " CONFIRMED demonstrates its erratum; a check expected to be VIOLATED shows where a"
             " claim stops holding. Margin says how close a check came to the other verdict: the"
             " smallest bound/measured ratio for bounds (measured/bound for lower bounds), the"
-            " distance |slope - predicted| for rates and scalings, tolerance/residual for"
+            " distance |slope - predicted| for rates and scalings (for a one-sided claim, how"
+            " far the slope lies beyond the claimed bound: negative inside), tolerance/residual for"
             " identities (∞: residual exactly 0), and the smallest printed bound/measured"
             " ratio for errata (below 1: the printed form fails). Replicas is the Monte Carlo"
             " sample size, or _exact_ for closed-form expectations.",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.checking.kinds import CheckKind
+from pflbounds.checking.verdicts import claim_reference, claim_text
 from pflbounds.reporting.figure_specs import STYLES, figure, series
 from pflbounds.reporting.numbers import fmt
 
@@ -165,7 +166,8 @@ def rate_figures(outcome: Outcome) -> list[dict[str, Any]]:
             k = np.asarray(f["ks"], dtype=float)
             x = k if f["axis"] == "semilog" else np.log(k)
             fitted = np.exp(f["intercept"] + f["slope"] * x)
-            pred_slope = math.log(f["predicted"]) if f["axis"] == "semilog" else f["predicted"]
+            ref_value = claim_reference(f)
+            pred_slope = math.log(ref_value) if f["axis"] == "semilog" else ref_value
             anchor = float(np.mean(x))
             level = f["intercept"] + f["slope"] * anchor
             ref = np.exp(level + pred_slope * (x - anchor))
@@ -173,8 +175,8 @@ def rate_figures(outcome: Outcome) -> list[dict[str, Any]]:
             extra.append(series(f"fit {fmt(f['estimate'])} ({tag})", k, fitted, "fit",
                                 group=tag))
             fig.setdefault("annotations", []).append(_fit_note(f, tag))
-            extra.append(series(f"predicted {fmt(f['predicted'])} ({tag})", k, ref,
-                                "reference", group=tag))
+            extra.append(series(f"{_reference_label(f)} ({tag})", k, ref, "reference",
+                                group=tag))
         fig["series"].extend(extra)
         fig["logy"] = True
         fig["logx"] = outcome.fits[0]["axis"] != "semilog" if outcome.fits else fig["logx"]
@@ -189,7 +191,13 @@ def _fit_note(f: dict[str, Any], where: str) -> str:
     if f.get("se", 0.0) and math.isfinite(f.get("lo", math.nan)):
         ci = f" [{fmt(f['lo'])}, {fmt(f['hi'])}]"
     head = f"{where}: " if where else ""
-    return f"{head}{what} {fmt(est)}{ci}, predicted {fmt(f['predicted'])} ± {fmt(f['tolerance'])}"
+    return f"{head}{what} {fmt(est)}{ci}, {claim_text(f, fmt)}"
+
+
+def _reference_label(f: dict[str, Any], noun: str = "") -> str:
+    """The reference line: the predicted value, or the boundary of a one-sided claim."""
+    what = "predicted" if f.get("side", "both") == "both" else "claim boundary"
+    return f"{what} {noun}{fmt(claim_reference(f))}"
 
 
 def scaling_figures(outcome: Outcome) -> list[dict[str, Any]]:
@@ -211,8 +219,8 @@ def scaling_figures(outcome: Outcome) -> list[dict[str, Any]]:
                                 np.exp(f["intercept"] + f["slope"] * lx), "fit", group="cost"))
             anchor = float(np.mean(lx))
             level = f["intercept"] + f["slope"] * anchor
-            items.append(series(f"predicted slope {fmt(f['predicted'])}", x,
-                                np.exp(level + f["predicted"] * (lx - anchor)), "reference",
+            items.append(series(_reference_label(f, "slope "), x,
+                                np.exp(level + claim_reference(f) * (lx - anchor)), "reference",
                                 group="cost"))
         fig = figure("scaling", _title(outcome), str(f.get("x_param", "x")), "cost", items,
                      logx=True, logy=True)

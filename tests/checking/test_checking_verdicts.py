@@ -204,6 +204,57 @@ def test_scaling_fit_mask_drops_a_point():
     assert evaluate(c, evs, grid).verdict is Verdict.HOLDS
 
 
+def _scaling_pair(slopes):
+    grid = [{"n": n, "g": i} for i in range(len(slopes)) for n in (1, 2, 4, 8)]
+    evs = [{"cost": np.asarray(100.0 * p["n"] ** slopes[p["g"]])} for p in grid]
+    return grid, evs
+
+
+@pytest.mark.parametrize(
+    ("side", "slopes", "expected", "margin"),
+    [
+        ("at_most", (-1.0, -0.6), Verdict.HOLDS, -0.1),  # both at most -1/2: no value inside
+        ("at_most", (-3.0, -0.4), Verdict.VIOLATED, 0.1),  # one above the boundary
+        ("at_least", (1.5, 2.5), Verdict.HOLDS, -0.5),
+        ("at_least", (0.9, 3.0), Verdict.VIOLATED, 0.1),
+        ("both", (-1.0, -0.6), Verdict.VIOLATED, 0.5),  # the same claim as a band -0.5 +- 0
+    ],
+)
+def test_one_sided_scaling_claims(side, slopes, expected, margin):
+    """A one-sided claim holds wherever the slope lies on its side of the boundary; the
+    margin is the worst excess beyond the boundary, negative inside."""
+    grid, evs = _scaling_pair(slopes)
+    bound = 1.0 if side == "at_least" else -0.5
+    c = check(CheckKind.SCALING, grid=tuple(grid), predicted=bound, tolerance=0.0,
+              x_param="n", side=side)
+    ev = evaluate(c, evs, grid)
+    assert ev.verdict is expected
+    assert ev.margin == pytest.approx(margin)
+    claim = {"at_most": "claimed <= -0.5", "at_least": "claimed >= 1",
+             "both": "predicted -0.5 ± 0"}[side]
+    assert claim in ev.detail
+
+
+def test_monte_carlo_one_sided_rate_uses_only_the_limit_on_its_side():
+    rng = np.random.default_rng(5)
+    ks = np.array([1.0, 2.0, 4.0, 8.0])
+    x = (1.0 / ks) * (1.0 + 0.05 * rng.standard_normal((50, ks.size)))
+    block = {"ks": ks, **mc_block(x)}
+    at_most = check(CheckKind.RATE, engine="mc", replicas=50, predicted=-0.5, tolerance=0.0,
+                    side="at_most")
+    assert verdict(at_most, block).verdict is Verdict.HOLDS  # slope about -1, far below
+    assert verdict(check(CheckKind.RATE, engine="mc", replicas=50, predicted=-0.5,
+                         tolerance=0.0, side="at_least"), block).verdict is Verdict.VIOLATED
+    assert verdict(check(CheckKind.RATE, engine="mc", replicas=50, predicted=-1.0,
+                         tolerance=0.0, side="at_most"), block).verdict is Verdict.INCONCLUSIVE
+
+
+def test_an_unknown_side_is_refused():
+    with pytest.raises(ValueError, match="side must be one of"):
+        check(CheckKind.SCALING, predicted=1.0, tolerance=0.0, x_param="n",
+              grid=({"n": 1},), side="below")
+
+
 # --- identity ------------------------------------------------------------------------------------
 
 def test_identity_monte_carlo_target_is_an_equivalence_test():
