@@ -73,9 +73,12 @@ class PaperBuilder:
         return Form(name, expr, parts, note, tuple(conditions), normalized)
 
     def result(self, key: str, label: str, kind: Kind, quantity: str, unit: str,
-               statement: str, forms: list[Form], *, relation: str = "<=",
+               statement: str, forms: list[Form], *, relation: str | None = None,
                **kw: Any) -> Result:
         """Build and register the result ``<paper>.<key>``.
+
+        ``relation`` (how the quantity relates to each form) defaults to the kind's: ``>=``
+        for a lower bound, ``<=`` otherwise.
 
         Keyword arguments are :class:`Result` fields; ``quantity_typst``, ``quantity_latex``,
         ``part_units``, ``part_typst`` and ``part_latex`` go to ``extra``.
@@ -90,6 +93,7 @@ class PaperBuilder:
         r = Result(
             id=f"{self.paper}.{key}", paper=self.paper, label=label, kind=kind,
             quantity=quantity, quantity_unit=Unit.parse(unit), statement=statement,
-            forms={f.name: f for f in forms}, relation=relation, extra=extra, **kw,
+            forms={f.name: f for f in forms},
+            relation=relation or (">=" if kind is Kind.LOWER_BOUND else "<="), extra=extra, **kw,
         )
         return register(r)

@@ -103,3 +103,23 @@ def test_complexity_table_unknown_paper():
     with pytest.raises(KeyError, match="no complexity comparison for paper 'nope'; available: "
                                        ".*even2022"):
         catalog.complexity_table("nope", {}, {})
+
+
+def test_a_result_relates_to_its_forms_as_its_kind_says_unless_told():
+    """The builder's default relation: >= for a lower bound, <= otherwise; an explicit one
+    (an equality, a step-size rule's >=) is kept."""
+    import sympy as sp
+
+    from pflbounds.symbolic.builder import PaperBuilder
+
+    P = PaperBuilder("relationtoy")
+    x = sp.Symbol("x", positive=True)
+    try:
+        made = [P.result(f"r{i}", "r", kind, "q", "1", "s", [P.form("printed", x)], **kw)
+                for i, (kind, kw) in enumerate([(Kind.LOWER_BOUND, {}), (Kind.UPPER_BOUND, {}),
+                                                (Kind.STEP_SIZE, {"relation": ">="}),
+                                                (Kind.LOWER_BOUND, {"relation": "="})])]
+        assert [r.relation for r in made] == [">=", "<=", ">=", "="]
+    finally:
+        for i in range(4):
+            catalog._RESULTS.pop(f"relationtoy.r{i}", None)

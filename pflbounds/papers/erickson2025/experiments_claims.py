@@ -30,8 +30,7 @@ acc_ref = P.constant("acc_ref", "mean test accuracy of the method a claim compar
 def _claim(key: str, label: str, kind: Kind, quantity: str, unit: str, statement: str,
            ref: sp.Basic, note: str, source: str, quantity_typst: str):
     return result(key, label, kind, quantity, unit, statement, [form("printed", ref, note)],
-                  relation="<=" if kind is Kind.UPPER_BOUND else ">=", source=source,
-                  quantity_typst=quantity_typst)
+                  source=source, quantity_typst=quantity_typst)
 
 
 TABLE1_ERROR = _claim(

@@ -19,8 +19,7 @@ _RISK = "mean 0-1 risk over the clients (seen and unseen separately)"
 def _claim(key: str, label: str, quantity: str, statement: str, source: str, note: str,
            kind: Kind = Kind.UPPER_BOUND, ref=er_ref, quantity_typst: str = "\"er\""):
     return result(key, label, kind, quantity, "1", statement, [form("printed", ref, note)],
-                  relation="<=" if kind is Kind.UPPER_BOUND else ">=", source=source,
-                  quantity_typst=quantity_typst)
+                  source=source, quantity_typst=quantity_typst)
 
 
 TABLE1 = _claim(
