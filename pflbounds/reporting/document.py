@@ -153,8 +153,13 @@ def _verdict(verdict: str, expected: str) -> str:
 
 
 def _sentence(markup: str) -> str:
+    """``markup`` ended as a sentence: a full stop unless it ends with one (or ?, !, math, or
+    a parenthesis closing a sentence); "... (3 draws)" gets one, so that a title and the
+    caption after it do not run together."""
     markup = markup.rstrip()
-    return markup if not markup or markup[-1] in ".!?)$" else markup + "."
+    if not markup or markup[-1] in ".!?$" or markup[-2:] in (".)", "!)", "?)"):
+        return markup
+    return markup + "."
 
 
 def _item_title(title: str, check_id: str) -> str:

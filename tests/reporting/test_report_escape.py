@@ -119,3 +119,14 @@ def test_a_detail_and_the_description_are_two_sentences():
     assert _verdict_row(o, check).detail == "ratio 1.067 at point 0. n = 3, d = 1."
     o.detail = "ends here;"
     assert _verdict_row(o, check).detail == "ends here; n = 3, d = 1."
+
+
+def test_a_title_ending_in_a_parenthesis_still_ends_its_sentence():
+    """A figure's or table's title and its caption do not run together: "(3 draws)" takes a
+    full stop, a parenthesis that closes a sentence and math do not."""
+    from pflbounds.reporting.document import _sentence
+
+    assert _sentence("Table 1 (n = 30, 3 draws)") == "Table 1 (n = 30, 3 draws)."
+    assert _sentence("Done (as printed.)") == "Done (as printed.)"
+    assert _sentence("slope $1/2$") == "slope $1/2$"
+    assert _sentence("ends. ") == "ends."
