@@ -131,3 +131,63 @@ class PairwiseConstraintSet:
     def project(self, X: np.ndarray) -> np.ndarray:
         """:class:`~pflbounds.algorithms.protocols.ProjectionOracle`: the exact projection."""
         return self.project_exact(X).theta
+
+
+@dataclass(frozen=True)
+class ConstrainedOptimum:
+    """The minimiser of a separable quadratic over K(r): ``theta`` (n, d), feasible (shrunk
+    towards the mean by at most the solver's violation), ``raw`` the solver's point, its
+    largest constraint ``violation``, the objective ``value`` at ``theta`` and the solver's
+    ``status``."""
+
+    theta: np.ndarray
+    raw: np.ndarray
+    violation: float
+    value: float
+    status: str
+
+
+def quadratic_optimum(H: np.ndarray, b: np.ndarray, r: np.ndarray,
+                      weights: np.ndarray | None = None, *, tol: float = 1e-10
+                      ) -> ConstrainedOptimum:
+    """argmin over K(r) of sum_i w_i (theta_i^T H_i theta_i/2 - b_i^T theta_i), by cvxpy and
+    Clarabel (gap and feasibility tolerances ``tol``).
+
+    ``H`` (n, d, d) symmetric positive definite, ``b`` (n, d), ``r`` the n(n-1)/2 radii
+    (:func:`radii`), ``weights`` w (n,) > 0 (default 1). The quadratic enters as
+    ||C_i^T theta_i||^2/2 with C_i the Cholesky factor of w_i H_i. The solver's point is made
+    feasible by :func:`pflbounds.problems.dykstra.shrink_to_feasible` (it moves by at most the
+    violation), so the value is attained in K(r). With every radius large it is the local
+    optima H_i^{-1} b_i, with every radius 0 the weighted consensus optimum.
+    """
+    from pflbounds.problems.dykstra import shrink_to_feasible
+
+    H, b = np.asarray(H, dtype=float), np.asarray(b, dtype=float)
+    if H.ndim != 3 or b.ndim != 2 or H.shape != (*b.shape, b.shape[1]):
+        raise ValueError(f"H must be (n, d, d) and b (n, d), got {H.shape} and {b.shape}")
+    n, d = b.shape
+    r = np.asarray(r, dtype=float).reshape(-1)
+    if r.shape[0] != n * (n - 1) // 2 or np.any(r < 0):
+        raise ValueError(f"r must hold {n * (n - 1) // 2} nonnegative radii, got {r.shape[0]}")
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=float).reshape(-1)
+    if w.shape != (n,) or np.any(w <= 0):
+        raise ValueError(f"weights must be {n} positive numbers")
+    try:
+        C = np.linalg.cholesky(w[:, None, None] * H)
+    except np.linalg.LinAlgError:
+        raise ValueError("every H_i must be symmetric positive definite") from None
+    th = cp.Variable((n, d))
+    obj = 0.5 * sum(cp.sum_squares(C[k].T @ th[k]) for k in range(n)) \
+        - cp.sum(cp.multiply(w[:, None] * b, th))
+    i, j = pair_index(n)
+    cons = [cp.norm(th[i] - th[j], 2, axis=1) <= r] if i.size else []
+    prob = cp.Problem(cp.Minimize(obj), cons)
+    prob.solve(solver=cp.CLARABEL, tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
+    if th.value is None:
+        raise RuntimeError(f"the constrained optimum failed: solver status {prob.status}")
+    raw = np.asarray(th.value)
+    theta = shrink_to_feasible(raw, r)
+    Ht = np.einsum("nij,nj->ni", H, theta)
+    value = float((w * (0.5 * (theta * Ht).sum(-1) - (b * theta).sum(-1))).sum())
+    return ConstrainedOptimum(theta, raw, float(max_violation(raw, r)), value,
+                              str(prob.status))

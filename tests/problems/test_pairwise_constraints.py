@@ -10,8 +10,10 @@ from pflbounds.problems.pairwise_constraints import (
     PairwiseConstraintSet,
     max_violation,
     pair_index,
+    quadratic_optimum,
     radii,
 )
+from pflbounds.problems.pairwise_dual import dual_project
 
 
 def test_radii_and_pairs():
@@ -55,3 +57,57 @@ def test_feasible_input_is_returned_exactly():
     P = cset.project_exact(Z)
     assert np.array_equal(P.theta, Z) and P.status == ("feasible input",)
     assert max_violation(np.array([[0.0], [2.0], [0.0]]), cset.r) == pytest.approx(1.0)
+
+
+def _spd(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
+    A = rng.standard_normal((n, d, d))
+    return np.einsum("nij,nkj->nik", A, A) / d + 0.1 * np.eye(d)
+
+
+def test_quadratic_optimum_limits_local_and_consensus():
+    rng = np.random.default_rng(5)
+    n, d = 4, 3
+    H, b, w = _spd(rng, n, d), rng.standard_normal((n, d)), rng.uniform(0.5, 2.0, n)
+    m = n * (n - 1) // 2
+    far = quadratic_optimum(H, b, np.full(m, 1e3), w)
+    np.testing.assert_allclose(far.theta, np.linalg.solve(H, b[..., None])[..., 0], atol=1e-7)
+    one = quadratic_optimum(H, b, np.zeros(m), w)
+    cons = np.linalg.solve((w[:, None, None] * H).sum(0), (w[:, None] * b).sum(0))
+    np.testing.assert_allclose(one.theta, np.broadcast_to(cons, (n, d)), atol=1e-6)
+    assert one.status == "optimal" and far.violation <= 1e-8
+
+
+def test_quadratic_optimum_is_a_fixed_point_of_the_projected_step():
+    # optimality over a convex set: theta = Pi_K(theta - eta grad F(theta)); the projection
+    # by the certified dual method, so the residual is bounded independently of Clarabel
+    rng = np.random.default_rng(6)
+    n, d = 6, 4
+    H, b, w = _spd(rng, n, d), 3 * rng.standard_normal((n, d)), rng.uniform(0.5, 2.0, n)
+    loc = np.linalg.solve(H, b[..., None])[..., 0]
+    i, j = pair_index(n)
+    r = 0.3 * np.linalg.norm(loc[i] - loc[j], axis=1)
+    opt = quadratic_optimum(H, b, r, w)
+    assert max_violation(opt.theta, r) <= 1e-12  # shrunk: exactly feasible
+    grad = w[:, None] * (np.einsum("nij,nj->ni", H, opt.theta) - b)
+    eta = 1.0 / float((w * np.linalg.eigvalsh(H)[:, -1]).max())
+    P = dual_project(opt.theta - eta * grad, r, gap_tol=1e-15)
+    residual = np.linalg.norm(P.theta - opt.theta) / eta
+    assert residual <= 1e-5 * np.linalg.norm(grad)
+    assert residual > 0 or np.linalg.norm(grad) == 0
+    # the constraints bind: the unconstrained optimum is infeasible and worse per the value
+    assert max_violation(loc, r) > 0.1
+    vals = [(w * (0.5 * np.einsum("ni,nij,nj->n", x, H, x) - (b * x).sum(-1))).sum()
+            for x in (opt.theta, np.broadcast_to(loc.mean(0), (n, d)))]
+    assert opt.value == pytest.approx(vals[0]) and vals[0] < vals[1]
+
+
+def test_quadratic_optimum_rejects_bad_inputs():
+    H = np.broadcast_to(np.eye(2), (3, 2, 2))
+    with pytest.raises(ValueError, match="3 nonnegative radii"):
+        quadratic_optimum(H, np.zeros((3, 2)), np.ones(2))
+    with pytest.raises(ValueError, match="positive definite"):
+        quadratic_optimum(-H, np.zeros((3, 2)), np.ones(3))
+    with pytest.raises(ValueError, match="3 positive numbers"):
+        quadratic_optimum(H, np.zeros((3, 2)), np.ones(3), np.array([1.0, 0.0, 1.0]))
+    with pytest.raises(ValueError, match=r"H must be \(n, d, d\)"):
+        quadratic_optimum(H[:, :1], np.zeros((3, 2)), np.ones(3))
