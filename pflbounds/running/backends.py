@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from pflbounds.checking.check import Check
+from pflbounds.running.shared import current_root
 from pflbounds.running.tasks import Task, TaskResult, execute_task
 from pflbounds.running.workers import compute, init_local_worker
 from pflbounds.threads import PIN_ENV
@@ -90,7 +91,7 @@ def loky(items: Sequence[Item], jobs: int) -> Iterator[tuple[int, TaskResult]]:
     from joblib.externals.loky import get_reusable_executor
 
     n = local_workers(jobs)
-    pid = os.getpid()
+    pid, shared_root = os.getpid(), current_root()
     ex = get_reusable_executor(max_workers=n, timeout=60, initializer=init_local_worker,
                                initargs=(pid,), env=dict(PIN_ENV))
     pending: dict[cf.Future, tuple[int, Task]] = {}
@@ -102,7 +103,7 @@ def loky(items: Sequence[Item], jobs: int) -> Iterator[tuple[int, TaskResult]]:
             i, t, c = next(queue)
         except StopIteration:
             return False
-        pending[ex.submit(compute, t, c, pid)] = (i, t)
+        pending[ex.submit(compute, t, c, pid, shared_root)] = (i, t)
         return True
 
     try:
@@ -195,10 +196,11 @@ def dask(items: Sequence[Item], scheduler: Any) -> Iterator[tuple[int, TaskResul
     futures: dict[Any, tuple[int, Task]] = {}
     done_all = False
     try:
-        pid = os.getpid()
+        pid, shared_root = os.getpid(), current_root()
         for i, t, c in items:
             key = f"pflbounds-{t.check_id}-p{t.point_index}-b{t.block_index}-{run}"
-            futures[client.submit(compute, t, _shipped(t, c), pid, key=key, retries=0)] = (i, t)
+            futures[client.submit(compute, t, _shipped(t, c), pid, shared_root, key=key,
+                                  retries=0)] = (i, t)
         for f in as_completed(list(futures), loop=client.loop):
             i, t = futures.pop(f)
             try:

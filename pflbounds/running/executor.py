@@ -30,6 +30,7 @@ from pflbounds.running.fingerprint import (
     installation_hash,
 )
 from pflbounds.running.progress import Progress
+from pflbounds.running.shared import sweep_scope
 from pflbounds.running.tasks import Task, TaskResult, plan
 
 
@@ -92,10 +93,15 @@ def _lookup(t: Task, checks: Mapping[str, Check] | None) -> Check | None:
         return None
 
 
+def _in_workers(todo: list[backends.Item], jobs: int, scheduler: Any) -> bool:
+    """Whether the tasks run in other processes (Dask, or more than one local worker)."""
+    return scheduler is not None or (backends.local_workers(jobs) > 1 and len(todo) > 1)
+
+
 def _backend(todo: list[backends.Item], jobs: int, scheduler: Any):
     if scheduler is not None:
         return backends.dask(todo, scheduler)
-    if backends.local_workers(jobs) == 1 or len(todo) <= 1:
+    if not _in_workers(todo, jobs, scheduler):
         return backends.serial(todo)
     return backends.loky(todo, jobs)
 
@@ -168,8 +174,10 @@ def execute(
     expected: dict[str, str | None] = {}
     bar = Progress(progress)
     bar.start(tasks, cached)
+    shared_root = None if cache is None else cache.root
     try:
-        with single_blas_thread():
+        with single_blas_thread(), \
+                sweep_scope(shared_root, parallel=_in_workers(todo, jobs, scheduler)):
             for i, r in _backend(todo, jobs, scheduler):
                 if "installation" in r.meta:
                     cid = r.task.check_id

@@ -73,17 +73,22 @@ def where() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def compute(task: Task, check: Check | None, client_pid: int) -> TaskResult:
+def compute(task: Task, check: Check | None, client_pid: int,
+            shared_root: str | None = None) -> TaskResult:
     """Run one task in a worker and attach provenance (see the module docstring).
 
     In a process other than the client's, BLAS is pinned to one thread first.
+    ``shared_root``: the sweep's folder of shared computations
+    (:func:`pflbounds.running.shared.sweep_dir`), or None.
     """
     from pflbounds.running.fingerprint import freeze_trees_for_process, installation_hash
+    from pflbounds.running.shared import sweep_dir
 
     if os.getpid() != client_pid:
         pin_blas_threads()
         freeze_trees_for_process()
-    result = execute_task(task, check)
+    with sweep_dir(shared_root):
+        result = execute_task(task, check)
     result.meta["worker"] = where()
     if result.ok:
         try:

@@ -1,0 +1,389 @@
+"""Shared computations: an expensive value read by several tasks, computed once per sweep.
+
+Several checks of a paper may read one expensive computation (a whole experiment, a
+reference risk from many fresh draws). Their tasks run in different worker processes, so a
+per-process memo (``functools.lru_cache``) computes it once per worker. A function decorated
+with :func:`shared_computation` is computed once per sweep instead, by whichever worker asks
+first; the others wait for it and read it, and a rerun whose inputs did not change reads it
+too::
+
+    @shared_computation("scott2024.future_risk", maxsize=64)
+    def future_risk(instance: int, m: int, scale: float) -> np.ndarray: ...
+
+* **Key.** SHA-256 of the name, the function (module and qualified name), the canonical JSON
+  of its bound arguments (defaults applied; they must be JSON-able) and the fingerprint of
+  its source (:func:`source_fingerprint`: the package version, the numerical dependencies,
+  the engines and the tree of the paper that defines the function, the rule by which the
+  task cache refuses results of changed code; a function outside a paper is fingerprinted by
+  its own module's file). An edit of the paper's code gives new keys.
+* **Where.** ``ROOT/shared/KK/KEY.npz`` (and ``KEY.lock``), ``ROOT`` the sweep's task cache
+  folder, so entries persist for reruns (:func:`clear` and ``pflbounds cache clear`` remove
+  them). A sweep without a task cache that runs tasks in several processes shares them
+  through a temporary folder removed at its end. The sweep names the folder to its workers
+  (:func:`sweep_dir`); a worker that does not see the folder (a Dask worker on another host)
+  and a call outside any sweep (a test, the REPL) use the in-process memo alone, as
+  ``lru_cache`` did.
+* **One computer.** The first request takes an exclusive ``flock`` on ``KEY.lock``, computes
+  and writes the entry; concurrent requests block on the lock, then read the entry. The
+  kernel releases the lock of a process that dies, so a killed worker never leaves a stale
+  lock: the next request computes.
+* **Whole entries only.** An entry is written atomically (:mod:`pflbounds.running.atomic`)
+  and carries the SHA-256 and size of its payload; an entry that is truncated, altered or
+  recorded under another key is recomputed, never returned. Payloads load with
+  ``allow_pickle=False``: an entry never runs code.
+* **Values.** A numpy array, or a mapping of names to arrays (or scalars, stored as 0-d
+  arrays), of numeric or boolean dtype. Every request gets the value as stored: a fresh
+  computation is returned in the same form as a read (0-d arrays for scalars), so the caller
+  sees the same types and bits whether it computed the value or read it. The arrays are
+  read-only: the memo hands the same arrays to every caller in the process.
+* **Memo.** An in-process LRU memo of ``maxsize`` values sits in front of the disk, so a
+  process reads an entry at most once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import hashlib
+import inspect
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Generic, ParamSpec, TypeVar
+
+import numpy as np
+
+import pflbounds
+from pflbounds.checking.jsonsafe import canonical_json
+from pflbounds.running.atomic import atomic_write, clean_leftovers
+from pflbounds.running.fingerprint import (
+    dependency_versions,
+    engines_hash,
+    file_hash,
+    paper_hash,
+    paper_package,
+)
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - platforms without flock share nothing on disk
+    fcntl = None  # type: ignore[assignment]
+
+FORMAT = "pflbounds.shared/1"
+FOLDER = "shared"
+_ARRAY = "__array__"
+_HEADER_MAX = 1 << 16
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pflbounds_shared_dir",
+                                                                   default=None)
+_WARNED: set[str] = set()
+
+
+class SharedValueError(TypeError):
+    """A shared computation returned a value that cannot be stored (the message names the
+    computation and what was expected)."""
+
+
+# ---------------------------------------------------------------------- the sweep's folder
+@contextlib.contextmanager
+def sweep_dir(root: str | Path | None) -> Iterator[Path | None]:
+    """Within the block, shared computations (of this thread) are stored under
+    ``root/shared``, when that folder exists; ``None``: in-process memo only. Yields the
+    folder used (or None)."""
+    folder = None
+    if root is not None:
+        cand = Path(root).absolute() / FOLDER
+        folder = cand if cand.is_dir() else None
+    token = _DIR.set(folder)
+    try:
+        yield folder
+    finally:
+        _DIR.reset(token)
+
+
+def current_root() -> str | None:
+    """The root folder of the current sweep's shared computations (to hand to workers), or
+    None."""
+    folder = _DIR.get()
+    return None if folder is None else str(folder.parent)
+
+
+@contextlib.contextmanager
+def sweep_scope(cache_root: str | Path | None, *, parallel: bool) -> Iterator[Path | None]:
+    """The shared folder of a sweep, for its duration: under the task cache folder (created
+    if missing; entries are kept for reruns); without a task cache, a temporary folder when
+    several processes run the tasks (removed at the end); else none (one process: the memo
+    suffices)."""
+    tmp = None
+    root: Path | None = None
+    try:
+        if cache_root is not None:
+            root = Path(cache_root)
+            try:
+                (root / FOLDER).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                _warn_once(f"shared computations are not stored in {root / FOLDER} "
+                           f"({exc.strerror or exc}); each worker computes its own")
+                root = None
+        elif parallel:
+            tmp = Path(tempfile.mkdtemp(prefix="pflbounds-shared-"))
+            (tmp / FOLDER).mkdir()
+            root = tmp
+        with sweep_dir(root) as folder:
+            yield folder
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def clear(root: str | Path) -> tuple[int, int]:
+    """Remove every shared entry under the cache folder ``root``; returns (entries removed,
+    bytes freed)."""
+    base = Path(root) / FOLDER
+    if not base.is_dir():
+        return 0, 0
+    n = b = 0
+    for p in base.glob("*/*.npz"):
+        with contextlib.suppress(OSError):
+            b += p.stat().st_size
+            n += 1
+    shutil.rmtree(base, ignore_errors=True)
+    return n, b
+
+
+# ---------------------------------------------------------------------- keys
+def _module_file(module: str) -> Path | None:
+    f = getattr(sys.modules.get(module), "__file__", None)
+    return Path(f).resolve() if f and Path(f).is_file() else None
+
+
+def source_fingerprint(module: str) -> str | None:
+    """SHA-256 of what a computation defined in ``module`` depends on besides its arguments:
+    package version, numerical dependencies, engines, and the tree of its paper (or, outside
+    a paper, its module's file). None when the module has no source file."""
+    doc: dict[str, Any] = {"version": pflbounds.__version__,
+                           "dependencies": dependency_versions(), "engines": engines_hash()}
+    pkg = paper_package(module)
+    tree = None if pkg is None else paper_hash(pkg)
+    if tree is not None:
+        doc["paper"] = {"package": pkg, "hash": tree}
+    else:
+        f = _module_file(module)
+        if f is None:
+            return None
+        doc["module"] = {"name": module, "hash": file_hash(f)}
+    return hashlib.sha256(canonical_json(doc).encode()).hexdigest()
+
+
+def entry_key(name: str, function: str, args_json: str, fingerprint: str) -> str:
+    """The key of one shared value (module docstring)."""
+    text = f"{FORMAT}\0{name}\0{function}\0{args_json}\0{fingerprint}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------- values
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def normalize(name: str, value: Any) -> np.ndarray | dict[str, np.ndarray]:
+    """The stored form of a value: a read-only array, or a dict of read-only arrays (copies,
+    so that the caller's own arrays stay writable). Raises :class:`SharedValueError` for
+    any other value."""
+    def arr(v: Any, where: str) -> np.ndarray:
+        a = np.array(v)
+        if a.dtype.kind not in "biufc":
+            raise SharedValueError(
+                f"shared computation {name!r} returned {where} of dtype {a.dtype}; expected "
+                "numeric or boolean arrays")
+        return _frozen(a)
+
+    if isinstance(value, np.ndarray):
+        return arr(value, "an array")
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str) or not k or k == _ARRAY:
+                raise SharedValueError(f"shared computation {name!r} returned the key {k!r}; "
+                                       f"expected non-empty names other than {_ARRAY!r}")
+            out[k] = arr(v, f"{k!r}")
+        return out
+    raise SharedValueError(f"shared computation {name!r} returned {type(value).__name__}; "
+                           "expected a numpy array or a mapping of names to arrays")
+
+
+def encode(key: str, value: np.ndarray | dict[str, np.ndarray], meta: Mapping[str, Any]
+           ) -> bytes:
+    """An entry file: one JSON header line (format, key, payload size and SHA-256, the
+    value's shape, provenance) and the payload (npz)."""
+    buf = io.BytesIO()
+    if isinstance(value, np.ndarray):
+        np.savez(buf, **{_ARRAY: value})
+        names = None
+    else:
+        np.savez(buf, **value)
+        names = list(value)
+    payload = buf.getvalue()
+    head = {**meta, "format": FORMAT, "key": key, "names": names, "size": len(payload),
+            "sha256": hashlib.sha256(payload).hexdigest()}
+    return json.dumps(head, sort_keys=True).encode() + b"\n" + payload
+
+
+def decode(data: bytes, key: str) -> np.ndarray | dict[str, np.ndarray]:
+    """The value of an entry file; ValueError when it is not a whole entry of ``key``."""
+    nl = data.find(b"\n", 0, _HEADER_MAX)
+    if nl < 0:
+        raise ValueError("no header")
+    head = json.loads(data[:nl])
+    payload = data[nl + 1:]
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("key") != key:
+        raise ValueError("another format or key")
+    if head.get("size") != len(payload) or \
+            head.get("sha256") != hashlib.sha256(payload).hexdigest():
+        raise ValueError("payload truncated or altered")
+    with np.load(io.BytesIO(payload), allow_pickle=False) as z:
+        names = head.get("names")
+        if names is None:
+            return _frozen(z[_ARRAY])
+        return {k: _frozen(z[k]) for k in names}
+
+
+def _read(path: Path, key: str) -> np.ndarray | dict[str, np.ndarray] | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        return decode(data, key)
+    except Exception:  # noqa: BLE001 - any damage: recompute (the caller overwrites it)
+        return None
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        print(f"pflbounds: warning: {message}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------------- the computation
+class SharedComputation(Generic[P, R]):
+    """A function computed once per sweep (module docstring); call it like the function."""
+
+    def __init__(self, fn: Callable[P, R], name: str, maxsize: int) -> None:
+        if maxsize < 1:
+            raise ValueError(f"maxsize must be >= 1, got {maxsize}")
+        self.fn = fn
+        self.name = name
+        self.maxsize = maxsize
+        self.function = f"{fn.__module__}.{fn.__qualname__}"
+        self._signature = inspect.signature(fn)
+        self._memo: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self.stats = {"computed": 0, "read": 0, "memo": 0}
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+
+    def arguments_json(self, *args: Any, **kwargs: Any) -> str:
+        """The canonical JSON of the bound arguments (defaults applied)."""
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        try:
+            return canonical_json(dict(bound.arguments))
+        except (TypeError, ValueError) as exc:
+            raise SharedValueError(f"shared computation {self.name!r}: the arguments must be "
+                                   f"JSON-able ({exc})") from None
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        args_json = self.arguments_json(*args, **kwargs)
+        folder = _DIR.get() if fcntl is not None else None
+        fp = None if folder is None else source_fingerprint(self.fn.__module__)
+        if folder is None or fp is None:
+            memo_key = f"local\0{args_json}"
+        else:
+            memo_key = entry_key(self.name, self.function, args_json, fp)
+        with self._lock:
+            if memo_key in self._memo:
+                self._memo.move_to_end(memo_key)
+                self.stats["memo"] += 1
+                return self._memo[memo_key]
+        if folder is None or fp is None:
+            value = self._compute(args, kwargs)
+        else:
+            value = self._through(folder, memo_key, args_json, args, kwargs)
+        with self._lock:
+            self._memo[memo_key] = value
+            self._memo.move_to_end(memo_key)
+            while len(self._memo) > self.maxsize:
+                self._memo.popitem(last=False)
+        return value  # type: ignore[return-value]
+
+    def _compute(self, args: Any, kwargs: Any) -> Any:
+        value = normalize(self.name, self.fn(*args, **kwargs))
+        self.stats["computed"] += 1
+        return value
+
+    def _through(self, folder: Path, key: str, args_json: str, args: Any, kwargs: Any) -> Any:
+        """Read the entry, or compute and write it under the key's lock."""
+        path = folder / key[:2] / f"{key}.npz"
+        value = _read(path, key)
+        if value is not None:
+            self.stats["read"] += 1
+            return value
+        try:
+            path.parent.mkdir(exist_ok=True)
+            fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            _warn_once(f"cannot lock shared computations in {folder} "
+                       f"({exc.strerror or exc}); computing in this process")
+            return self._compute(args, kwargs)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # released by the kernel if this process dies
+            value = _read(path, key)  # written by the holder we waited for
+            if value is not None:
+                self.stats["read"] += 1
+                return value
+            t0 = time.perf_counter()
+            value = self._compute(args, kwargs)
+            meta = {"name": self.name, "function": self.function, "args": args_json,
+                    "compute_s": time.perf_counter() - t0, "pid": os.getpid(),
+                    "version": pflbounds.__version__,
+                    "created": datetime.now(UTC).isoformat(timespec="seconds")}
+            try:
+                clean_leftovers(path)
+                atomic_write(path, encode(key, value, meta))
+            except OSError as exc:
+                _warn_once(f"cannot store shared computations in {folder} "
+                           f"({exc.strerror or exc}); other workers compute their own")
+            return value
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
+
+    def cache_clear(self) -> None:
+        """Empty this process's memo (entries on disk stay)."""
+        with self._lock:
+            self._memo.clear()
+
+
+def shared_computation(name: str, *, maxsize: int = 16
+                       ) -> Callable[[Callable[P, R]], SharedComputation[P, R]]:
+    """Decorate a function of JSON-able arguments returning an array or a mapping of arrays,
+    so that a sweep computes it once (module docstring). ``name`` names it in entries and
+    errors (e.g. ``"erickson2025.synthetic"``); ``maxsize``: values kept in the in-process
+    memo."""
+    def wrap(fn: Callable[P, R]) -> SharedComputation[P, R]:
+        return SharedComputation(fn, name, maxsize)
+
+    return wrap
