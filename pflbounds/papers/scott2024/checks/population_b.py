@@ -25,7 +25,6 @@ observed clients with their samples; per replica and grid point:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ import numpy as np
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.problems.noisy_halfspaces import NoisyHalfspaces
 from pflbounds.reporting.figure_specs import figure, series
+from pflbounds.running.shared import shared_computation
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
 
@@ -75,11 +75,13 @@ def _psi(pop: NoisyHalfspaces, rng: np.random.Generator, w: np.ndarray, m: int):
     return x, y, np.einsum("...m,...mp->...p", y, x) / m
 
 
-@lru_cache(maxsize=64)
+@shared_computation("scott2024.future_risk", maxsize=64)
 def future_risk(instance: int, p: int, q: int, rho: float, m: int, scale: float) -> np.ndarray:
     """er for every grid point (fixed eta): mean exact risk of theta~ over FRESH fresh
     clients, each with its own fresh sample of m for the descriptor and its own network
-    draw. Seeded by the instance only, so every replica compares with the same numbers."""
+    draw. Seeded by the instance only, so every replica compares with the same numbers,
+    and computed once per sweep (P8, P8_planted, P9_part2 and P11 read it, in tasks of
+    both workers; a read-only array)."""
     pop = population({"p": p, "q": q, "rho": rho, "instance": instance})
     rng = np.random.default_rng([instance, 7])
     nets = networks(pop, scale)
