@@ -17,8 +17,9 @@ too::
   task cache refuses results of changed code; a function outside a paper is fingerprinted by
   its own module's file). An edit of the paper's code gives new keys.
 * **Where.** ``ROOT/shared/KK/KEY.npz`` (and ``KEY.lock``), ``ROOT`` the sweep's task cache
-  folder, so entries persist for reruns (:func:`clear` and ``pflbounds cache clear`` remove
-  them). A sweep without a task cache that runs tasks in several processes shares them
+  folder, so entries persist for reruns (``pflbounds cache info`` counts them, ``pflbounds
+  cache clear`` removes them, with ``--stale`` those whose source changed: :func:`info`,
+  :func:`clear`). A sweep without a task cache that runs tasks in several processes shares them
   through a temporary folder removed at its end. The sweep names the folder to its workers
   (:func:`sweep_dir`); a worker that does not see the folder (a Dask worker on another host)
   and a call outside any sweep (a test, the REPL) use the in-process memo alone, as
@@ -149,18 +150,60 @@ def sweep_scope(cache_root: str | Path | None, *, parallel: bool) -> Iterator[Pa
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def clear(root: str | Path) -> tuple[int, int]:
-    """Remove every shared entry under the cache folder ``root``; returns (entries removed,
-    bytes freed)."""
+def header(path: Path) -> dict[str, Any] | None:
+    """The JSON header of an entry file (None when it has none)."""
+    try:
+        with open(path, "rb") as fh:
+            line = fh.readline(_HEADER_MAX)
+        head = json.loads(line)
+    except (OSError, ValueError):
+        return None
+    return head if isinstance(head, dict) and head.get("format") == FORMAT else None
+
+
+def is_stale(head: Mapping[str, Any] | None, current: dict[str, str | None]) -> bool:
+    """Whether an entry can no longer be asked for: unreadable, or its module is not loaded
+    (its paper is gone) or its source changed. ``current``: a memo of module fingerprints."""
+    if head is None:
+        return True
+    module = str(head.get("module", ""))
+    if module not in current:
+        current[module] = source_fingerprint(module) if module in sys.modules else None
+    return current[module] is None or current[module] != head.get("fingerprint")
+
+
+def info(root: str | Path) -> dict[str, Any]:
+    """What the shared folder of a cache holds: entries, bytes, compute seconds, and how many
+    are stale (:func:`is_stale`; load the papers first)."""
+    out: dict[str, Any] = {"entries": 0, "bytes": 0, "compute_s": 0.0, "stale": 0}
+    current: dict[str, str | None] = {}
+    for p in sorted((Path(root) / FOLDER).glob("*/*.npz")):
+        with contextlib.suppress(OSError):
+            head = header(p)
+            out["bytes"] += p.stat().st_size
+            out["entries"] += 1
+            out["compute_s"] += float((head or {}).get("compute_s", 0.0))
+            out["stale"] += is_stale(head, current)
+    return out
+
+
+def clear(root: str | Path, *, stale_only: bool = False) -> tuple[int, int]:
+    """Remove the shared entries under the cache folder ``root`` (``stale_only``: those of
+    :func:`is_stale`); returns (entries removed, bytes freed)."""
     base = Path(root) / FOLDER
     if not base.is_dir():
         return 0, 0
     n = b = 0
-    for p in base.glob("*/*.npz"):
+    current: dict[str, str | None] = {}
+    for p in sorted(base.glob("*/*.npz")):
+        if stale_only and not is_stale(header(p), current):
+            continue
         with contextlib.suppress(OSError):
-            b += p.stat().st_size
-            n += 1
-    shutil.rmtree(base, ignore_errors=True)
+            size = p.stat().st_size
+            p.unlink()
+            n, b = n + 1, b + size
+    if not stale_only:
+        shutil.rmtree(base, ignore_errors=True)
     return n, b
 
 
@@ -322,7 +365,7 @@ class SharedComputation(Generic[P, R]):
         if folder is None or fp is None:
             value = self._compute(args, kwargs)
         else:
-            value = self._through(folder, memo_key, args_json, args, kwargs)
+            value = self._through(folder, memo_key, args_json, fp, args, kwargs)
         with self._lock:
             self._memo[memo_key] = value
             self._memo.move_to_end(memo_key)
@@ -335,7 +378,8 @@ class SharedComputation(Generic[P, R]):
         self.stats["computed"] += 1
         return value
 
-    def _through(self, folder: Path, key: str, args_json: str, args: Any, kwargs: Any) -> Any:
+    def _through(self, folder: Path, key: str, args_json: str, fingerprint: str, args: Any,
+                 kwargs: Any) -> Any:
         """Read the entry, or compute and write it under the key's lock."""
         path = folder / key[:2] / f"{key}.npz"
         value = _read(path, key)
@@ -358,6 +402,7 @@ class SharedComputation(Generic[P, R]):
             t0 = time.perf_counter()
             value = self._compute(args, kwargs)
             meta = {"name": self.name, "function": self.function, "args": args_json,
+                    "module": self.fn.__module__, "fingerprint": fingerprint,
                     "compute_s": time.perf_counter() - t0, "pid": os.getpid(),
                     "version": pflbounds.__version__,
                     "created": datetime.now(UTC).isoformat(timespec="seconds")}

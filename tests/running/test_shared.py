@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import importlib
+import json
 import multiprocessing as mp
 import os
 import subprocess
@@ -28,6 +29,7 @@ from pflbounds.running.shared import (
     SharedValueError,
     clear,
     decode,
+    info,
     shared_computation,
     source_fingerprint,
     sweep_dir,
@@ -243,6 +245,26 @@ def test_sweep_scope_keeps_entries_under_the_cache_and_removes_a_temporary_folde
     assert clear(cache)[0] == 1 and entries(cache) == []
 
 
+def test_info_counts_entries_and_clear_removes_the_stale_ones(mod, tmp_path):
+    root = tmp_path / "cache"
+    (root / FOLDER).mkdir(parents=True)
+    with sweep_dir(root):
+        mod.table(3), mod.table(4)
+    got = info(root)
+    assert (got["entries"], got["stale"]) == (2, 0) and got["bytes"] > 0
+    assert clear(root, stale_only=True) == (0, 0)
+    mod.FILE.write_text(mod.FILE.read_text() + "\n# an edit\n")
+    with sweep_dir(root):
+        mod.table(3)  # the new code's entry
+    assert (info(root)["entries"], info(root)["stale"]) == (3, 2)
+    assert clear(root, stale_only=True)[0] == 2
+    assert (info(root)["entries"], info(root)["stale"]) == (1, 0)
+    mod.table.cache_clear()
+    with sweep_dir(root):
+        mod.table(3)
+    assert len(computed(mod)) == 3  # read, not computed again
+
+
 @pytest.fixture
 def sharedtoy(monkeypatch, tmp_path):
     """The shared toy paper's checks, registered for the test; its log in ``tmp_path``."""
@@ -303,17 +325,27 @@ def test_validate_jobs_2_computes_once_and_a_rerun_reads_the_entry(tmp_path):
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
 
+    def cache(*args: str) -> dict:
+        cmd = [sys.executable, "-m", "pflbounds.cli", "cache", *args, "--json", "--cache-dir",
+               str(tmp_path / "cache")]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
     log = tmp_path / "toy.log"
-    cache = ["--cache-dir", str(tmp_path / "cache")]
-    validate("a", *cache)
+    validate("a", "--cache-dir", str(tmp_path / "cache"))
     assert len(_log(log, "compute")) == 1 and len(_log(log, "read")) == 7
     assert len(set(_log(log, "read"))) == 2  # both workers read it
-    done = subprocess.run([sys.executable, "-m", "pflbounds.cli", "cache", "clear", *cache],
-                          env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    validate("b", *cache)  # every task again, the table from the cache folder
+    shared_info = cache("info")["shared"]
+    assert shared_info["entries"] == 1 and shared_info["stale"] == 0
+    assert shared_info["compute_s"] >= 1.0
+    assert cache("clear", "--check", "sharedtoy.*")["removed"] == 7
+    validate("b", "--cache-dir", str(tmp_path / "cache"))  # the table from the cache folder
     assert len(_log(log, "compute")) == 1 and len(_log(log, "read")) == 14
     validate("c", "--no-cache")  # a temporary folder: once more, once only
     assert len(_log(log, "compute")) == 2 and len(_log(log, "read")) == 21
     assert_same_results(tmp_path / "a", tmp_path / "b")
     assert_same_results(tmp_path / "a", tmp_path / "c")
+    cleared = cache("clear")
+    assert (cleared["removed"], cleared["shared_removed"]) == (7, 1)
+    assert not (tmp_path / "cache" / FOLDER).exists()
