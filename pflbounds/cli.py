@@ -706,6 +706,7 @@ def _cache_stale(cache) -> tuple[dict[str, str | None], object]:
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
+    from pflbounds.running import shared
     from pflbounds.running.cache import CacheError, TaskCache
 
     try:
@@ -715,12 +716,17 @@ def cmd_cache(args: argparse.Namespace) -> int:
     _, stale = _cache_stale(cache)
     if args.action == "clear":
         n, size = cache.clear(args.check, stale if args.stale else None)
+        sn, ssize = (0, 0) if args.check else shared.clear(cache.root, stale_only=args.stale)
         if args.json:
-            _print_json({"path": str(cache.root), "removed": n, "bytes": size})
+            _print_json({"path": str(cache.root), "removed": n, "bytes": size,
+                         "shared_removed": sn, "shared_bytes": ssize})
         else:
-            print(f"removed {n} tasks ({_fmt_bytes(size)}) from the task cache {cache.root}")
+            also = f" and {sn} shared computations ({_fmt_bytes(ssize)})" if sn else ""
+            print(f"removed {n} tasks ({_fmt_bytes(size)}){also} from the task cache "
+                  f"{cache.root}")
         return 0
     info = cache.info()
+    sinfo = shared.info(cache.root)
     stale_by: dict[str, int] = {}
     for e in cache.entries():
         if not isinstance(e, Path) and stale(e.meta):
@@ -728,13 +734,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     for cid, c in info.checks.items():
         c["stale"] = stale_by.get(cid, 0)
     if args.json:
-        _print_json({**info.to_dict(), "stale": sum(stale_by.values())})
+        _print_json({**info.to_dict(), "stale": sum(stale_by.values()), "shared": sinfo})
         return 0
     print(f"task cache {cache.root}" + ("" if cache.root.is_dir() else " (empty, not created)"))
     print(f"  {info.entries} tasks of {len(info.checks)} checks, {_fmt_bytes(info.bytes)}, "
           f"{info.compute_s:.1f} s of computation; {sum(stale_by.values())} stale (their check "
           "is gone or its code changed: `pflbounds cache clear --stale`)"
           + (f"; {info.unreadable} unreadable" if info.unreadable else ""))
+    if sinfo["entries"]:
+        print(f"  {sinfo['entries']} shared computations, {_fmt_bytes(sinfo['bytes'])}, "
+              f"{sinfo['compute_s']:.1f} s of computation; {sinfo['stale']} stale")
     width = max((len(c) for c in info.checks), default=0)
     for cid, c in info.checks.items():
         print(f"  {cid:<{width}}  {c['entries']:>6} tasks  {_fmt_bytes(c['bytes']):>9}  "
@@ -1048,7 +1057,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("cache", help="show or clear the task cache")
     s.add_argument("action", choices=("info", "clear"),
-                   help="info: what the cache holds; clear: remove stored tasks")
+                   help="info: what the cache holds; clear: remove stored tasks (and, "
+                        "without --check, shared computations)")
     s.add_argument("--cache-dir", metavar="DIR", help=CACHE_DIR_HELP)
     s.add_argument("--check", metavar="GLOB",
                    help="clear only the tasks of checks matching GLOB (even2022.P6, even2022.*)")
