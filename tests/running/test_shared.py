@@ -305,6 +305,22 @@ def test_a_sweep_on_two_workers_computes_the_shared_table_once(sharedtoy, tmp_pa
     assert len(_log(log, "compute")) == 2
 
 
+def test_a_sweep_on_dask_computes_the_shared_table_once(sharedtoy, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    toy, log = sharedtoy
+    specs = [RunSpec(c) for c in toy.CHECKS]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        got = sweep(specs, base_seed=3, progress=False, scheduler=cluster.scheduler_address,
+                    cache=TaskCache(tmp_path / "cache"))
+    assert got.stats.computed == 7 and got.stats.failed == 0
+    assert len(_log(log, "compute")) == 1 and len(_log(log, "read")) == 7
+    assert len(entries(tmp_path / "cache")) == 1
+    toy.table.cache_clear()
+    ser = sweep(specs, jobs=1, base_seed=3, progress=False)
+    assert all(same_outcome(a, b) for a, b in zip(got.outcomes, ser.outcomes, strict=True))
+
+
 @pytest.mark.slow
 def test_validate_jobs_2_computes_once_and_a_rerun_reads_the_entry(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
