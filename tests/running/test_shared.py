@@ -75,6 +75,13 @@ def mod(tmp_path, monkeypatch):
     sys.modules.pop(name, None)
 
 
+@pytest.fixture
+def root(tmp_path) -> Path:
+    """A cache folder with its folder of shared computations."""
+    (tmp_path / "cache" / FOLDER).mkdir(parents=True)
+    return tmp_path / "cache"
+
+
 def computed(m) -> list[int]:
     """The pids that computed the table, in order."""
     return [int(x) for x in m.LOG.read_text().split()] if m.LOG.exists() else []
@@ -110,9 +117,7 @@ def _direct(m, n: int, scale: float = 1.0) -> dict:
     return {k: np.asarray(v) for k, v in m.table.fn(n, scale).items()}
 
 
-def test_two_processes_asking_at_once_compute_once(mod, tmp_path):
-    root = tmp_path / "cache"
-    (root / FOLDER).mkdir(parents=True)
+def test_two_processes_asking_at_once_compute_once(mod, root, tmp_path):
     go = mp.get_context("fork").Event()
     outs = [str(tmp_path / f"out{i}.npz") for i in range(2)]
     procs = [_fork(_ask, mod, str(root), 7, out, go, "1.0") for out in outs]
@@ -130,9 +135,7 @@ def test_two_processes_asking_at_once_compute_once(mod, tmp_path):
     assert len(entries(root)) == 1
 
 
-def test_a_rerun_reads_the_entry_and_a_changed_argument_or_source_recomputes(mod, tmp_path):
-    root = tmp_path / "cache"
-    (root / FOLDER).mkdir(parents=True)
+def test_a_rerun_reads_the_entry_and_a_changed_argument_or_source_recomputes(mod, root):
     with sweep_dir(root):
         a = mod.table(5)
         assert mod.table(5) is a  # the memo: no second read
@@ -154,9 +157,7 @@ def test_a_rerun_reads_the_entry_and_a_changed_argument_or_source_recomputes(mod
     assert len(entries(root)) == 4
 
 
-def test_a_truncated_or_altered_entry_is_recomputed_never_returned(mod, tmp_path):
-    root = tmp_path / "cache"
-    (root / FOLDER).mkdir(parents=True)
+def test_a_truncated_or_altered_entry_is_recomputed_never_returned(mod, root):
     with sweep_dir(root):
         good = mod.table(4)
         [path] = entries(root)
@@ -171,9 +172,7 @@ def test_a_truncated_or_altered_entry_is_recomputed_never_returned(mod, tmp_path
         assert len(computed(mod)) == 5
 
 
-def test_a_killed_holder_leaves_no_stale_lock(mod, tmp_path):
-    root = tmp_path / "cache"
-    (root / FOLDER).mkdir(parents=True)
+def test_a_killed_holder_leaves_no_stale_lock(mod, root, tmp_path):
     holder = _fork(_ask, mod, str(root), 3, str(tmp_path / "never.npz"), None, "60")
     wait_for(lambda: len(computed(mod)) == 1, 30, "the holder to start computing")
     [lock] = sorted((root / FOLDER).glob("*/*.lock"))
@@ -245,9 +244,7 @@ def test_sweep_scope_keeps_entries_under_the_cache_and_removes_a_temporary_folde
     assert clear(cache)[0] == 1 and entries(cache) == []
 
 
-def test_info_counts_entries_and_clear_removes_the_stale_ones(mod, tmp_path):
-    root = tmp_path / "cache"
-    (root / FOLDER).mkdir(parents=True)
+def test_info_counts_entries_and_clear_removes_the_stale_ones(mod, root):
     with sweep_dir(root):
         mod.table(3), mod.table(4)
     got = info(root)
