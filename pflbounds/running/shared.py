@@ -83,7 +83,6 @@ except ImportError:  # pragma: no cover - platforms without flock share nothing 
 FORMAT = "pflbounds.shared/1"
 FOLDER = "shared"
 _ARRAY = "__array__"
-_HEADER_MAX = 1 << 16
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -91,6 +90,8 @@ R = TypeVar("R")
 _DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pflbounds_shared_dir",
                                                                    default=None)
 _WARNED: set[str] = set()
+_PAPER_OF: dict[str, str | None] = {}
+"""Memo: the paper package of a module (a scan of the paper packages costs about 1 ms)."""
 
 
 class SharedValueError(TypeError):
@@ -154,7 +155,7 @@ def header(path: Path) -> dict[str, Any] | None:
     """The JSON header of an entry file (None when it has none)."""
     try:
         with open(path, "rb") as fh:
-            line = fh.readline(_HEADER_MAX)
+            line = fh.readline()
         head = json.loads(line)
     except (OSError, ValueError):
         return None
@@ -219,7 +220,9 @@ def source_fingerprint(module: str) -> str | None:
     a paper, its module's file). None when the module has no source file."""
     doc: dict[str, Any] = {"version": pflbounds.__version__,
                            "dependencies": dependency_versions(), "engines": engines_hash()}
-    pkg = paper_package(module)
+    if module not in _PAPER_OF:
+        _PAPER_OF[module] = paper_package(module)
+    pkg = _PAPER_OF[module]
     tree = None if pkg is None else paper_hash(pkg)
     if tree is not None:
         doc["paper"] = {"package": pkg, "hash": tree}
@@ -288,7 +291,7 @@ def encode(key: str, value: np.ndarray | dict[str, np.ndarray], meta: Mapping[st
 
 def decode(data: bytes, key: str) -> np.ndarray | dict[str, np.ndarray]:
     """The value of an entry file; ValueError when it is not a whole entry of ``key``."""
-    nl = data.find(b"\n", 0, _HEADER_MAX)
+    nl = data.find(b"\n")
     if nl < 0:
         raise ValueError("no header")
     head = json.loads(data[:nl])
