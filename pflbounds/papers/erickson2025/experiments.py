@@ -13,13 +13,15 @@ alpha_i proportional to N_i (mean 1), L = max_i alpha_i lambda_max(H_i), full gr
   from N(pooled mean, pooled covariance) (*), HiGHS plans, reading ``D_reading``
   (:mod:`pflbounds.problems.transport`).
 * Karula (Algorithm 1 as printed, Reading ``reading``, A by default) with eta = 3/(8L),
-  projections by the dual method (certified gap ``proj_tol``; Dykstra to 1e-10 in the loop
-  gives models within 1e-3 per entry, estimation errors within 4e-5 relative, at about 8x
-  the cost, README); t by 5-fold cross-validation over
-  ``t_grid`` (held-out squared error summed over clients). K(t, D) = sqrt(t) K(1, D), so
-  one projector serves every t: Pi_{K(t)}(Z) = sqrt(t) Pi_{K(1)}(Z/sqrt(t)) and the folds
-  and the t grid run as replicas of one run. D is computed once on the full training data
-  (before optimisation, as in the paper) and shared by the folds.
+  projections in the loop by ``projection`` (:class:`LoopProjector`: Dykstra warm-started
+  from the previous round's increments, stopped when no entry moves by ``proj_tol`` = 1e-10
+  over a sweep, by default; or the certified dual method), and at the recorded rounds, for
+  the replica of the chosen t, the exact projection (cvxpy + Clarabel); t by 5-fold
+  cross-validation over ``t_grid`` (held-out squared error summed over clients).
+  K(t, D) = sqrt(t) K(1, D), so one projector serves every t: Pi_{K(t)}(Z) = sqrt(t)
+  Pi_{K(1)}(Z/sqrt(t)) and the folds and the t grid run as replicas of one run. D is
+  computed once on the full training data (before optimisation, as in the paper) and shared
+  by the folds.
 * Local: gradient descent on each client's own ridge loss, step 1/max_i L_i
   (:func:`pflbounds.algorithms.collaborative.run_local_sgd`, exact gradients).
 * FedAvg: five local steps, eta = 1/(10L), alpha-weighted model averaging
@@ -33,7 +35,13 @@ estimates alone; underdetermined but for lam when N_i < d); Table 1 also lists t
 
 Every method is run for K rounds and its models are recorded at K/2 and K: the relative
 change of the estimation error between the two (``change``) measures how far it is from
-converged in the quantity compared.
+converged in the quantity compared. Each method's limit is computed too, so that the
+orderings can be compared where K does not decide them: Local's is the ridge optima,
+FedAvg's the consensus ridge optimum, IFCA's the fixed point of cluster ridge optima and
+re-assignment reached from its last state (:func:`ifca_limit`), Karula's the constrained
+optimum theta*(t) = argmin sum_i alpha_i f_i(theta_i) over K(t, D)
+(:func:`pflbounds.problems.pairwise_constraints.quadratic_optimum`) at every t of the grid;
+``limit_distance`` is ||theta^K - theta_lim||/||theta_lim|| per method.
 
 Metrics: estimation error (1/n) sum_i ||theta_i - theta_i^true|| (the digest's reading of
 "estimation error") and the mean over clients of the test R^2 (fresh test samples per
@@ -62,13 +70,18 @@ from pflbounds.problems.clustered_regression import (
     RegressionClients,
     RidgeQuadratics,
 )
-from pflbounds.problems.dykstra import DykstraResult
-from pflbounds.problems.pairwise_constraints import pair_index, radii
+from pflbounds.problems.dykstra import DykstraResult, dykstra_project
+from pflbounds.problems.pairwise_constraints import (
+    PairwiseConstraintSet,
+    pair_index,
+    quadratic_optimum,
+    radii,
+)
 from pflbounds.problems.pairwise_dual import dual_project
 from pflbounds.problems.transport import embedding_distance, lot_map, lp_plan
 
-__all__ = ["METHODS", "SYNTHETIC", "WarmDualProjector", "pairwise_lot", "run_synthetic",
-           "synthetic_draw"]
+__all__ = ["METHODS", "SYNTHETIC", "LoopProjector", "ifca_limit", "pairwise_lot",
+           "run_synthetic", "synthetic_draw"]
 
 METHODS = ("Local", "FedAvg", "IFCA", "Karula")
 FOLDS = 5
@@ -77,7 +90,7 @@ SYNTHETIC: dict[str, Any] = {
     "n": 30, "d": 50, "sd_theta": 1.0, "feature_shift": 1.0, "sd_eps": 5.0, "lam": 1e-6,
     "n_min": 10, "n_max": 100, "n_test": 100, "s": 10, "K": 1000, "N0": 100,
     "D_reading": "literal", "t_grid": [0.001, 0.01, 0.1, 1.0], "k_grid": [1, 2, 3],
-    "ifca_init": 1.0, "proj_tol": 1e-8, "seeds": 3, "reading": "A",
+    "ifca_init": 1.0, "projection": "dykstra", "proj_tol": 1e-10, "seeds": 3, "reading": "A",
     # Karula's rounds follow Algorithm 1 as printed (Reading A: the table unscaled); Reading
     # B, the proof's unbiased estimate, takes about n times the rounds (digest §8 #25)
 }
@@ -125,24 +138,41 @@ def _held_out_error(data: RegressionClients, train: np.ndarray, theta: np.ndarra
 
 
 def _karula(ridge: RidgeQuadratics, D: np.ndarray, t: np.ndarray, p: Mapping[str, Any],
-            L: float, rng: np.random.Generator) -> np.ndarray:
+            L: float, rng: np.random.Generator, exact: tuple[int, ...] = ()
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Karula's iterates at rounds K/2 and K, (R, 2, n, d), for each replica of ``ridge``
-    (leading axis R), replica r under K(t_r, D), theta^0 = 0."""
+    (leading axis R), replica r under K(t_r, D), theta^0 = 0, projections by
+    :class:`LoopProjector` (``p["projection"]``, tolerance ``p["proj_tol"]``). At the recorded
+    rounds the replicas ``exact`` are projected exactly instead (cvxpy + Clarabel,
+    :meth:`~pflbounds.problems.pairwise_constraints.PairwiseConstraintSet.project_exact`);
+    the second array holds, per such projection, the distance between the loop's projection
+    and the exact one and the exact point's largest constraint violation, (len(exact), 2, 2)."""
     n, d = ridge.n, ridge.d
-    base = WarmDualProjector(radii(1.0, D), float(p["proj_tol"]))
+    base = LoopProjector(radii(1.0, D), str(p["projection"]), float(p["proj_tol"]))
     t = np.asarray(t, dtype=float)
     if np.any(t <= 0):
         raise ValueError(f"every t of the grid must be > 0, got {t.tolist()}")
     c = np.sqrt(t)[:, None, None]
+    recorded = _recorded(p)
+    accuracy = np.zeros((len(exact), len(recorded), 2))
+    calls = [0]
 
     def project(Z: np.ndarray) -> np.ndarray:
-        return c * base(Z / c)
+        out = c * base(Z / c)
+        calls[0] += 1
+        if calls[0] in recorded:
+            h = recorded.index(calls[0])
+            for e, rep in enumerate(exact):
+                P = PairwiseConstraintSet(n, d, radii(float(t[rep]), D)).project_exact(Z[rep])
+                accuracy[e, h] = np.linalg.norm(out[rep] - P.theta), P.violation
+                out[rep] = P.theta
+        return out
 
     theta0 = np.zeros((c.shape[0], n, d))
     run = run_karula(ridge.weighted_grad, theta0, project, eta=3.0 / (8.0 * L),
                      s=int(p["s"]), K=int(p["K"]), rng=rng, reading=str(p["reading"]),
-                     metrics={"theta": _theta}, record=_recorded(p))
-    return run.metrics["theta"]
+                     metrics={"theta": _theta}, record=recorded)
+    return run.metrics["theta"], accuracy
 
 
 def _recorded(p: Mapping[str, Any]) -> list[int]:
@@ -155,25 +185,39 @@ def _theta(st: Mapping[str, np.ndarray]) -> np.ndarray:
     return st["theta"]
 
 
-class WarmDualProjector:
-    """Projection onto K(r) by the dual method (:func:`pflbounds.problems.pairwise_dual.
-    dual_project`) warm-started from the previous call, with the gap tested every
-    ``check_every`` iterations (warm starts in a converging loop need only a few)."""
+class LoopProjector:
+    """Projection onto K(r) inside a projected-gradient loop, warm-started from the previous
+    call's increments: ``method`` "dykstra" (:func:`pflbounds.problems.dykstra.
+    dykstra_project`, stopped when no entry changes by ``tol`` over a sweep) or "dual"
+    (:func:`pflbounds.problems.pairwise_dual.dual_project`, certified relative gap ``tol``
+    tested every ``check_every`` iterations). ``gap``: the certified gap of the last call."""
 
-    def __init__(self, r: np.ndarray, tol: float, check_every: int = 5) -> None:
-        self.r, self.tol, self.check_every = r, tol, check_every
+    METHODS = ("dykstra", "dual")
+
+    def __init__(self, r: np.ndarray, method: str, tol: float, check_every: int = 5) -> None:
+        if method not in self.METHODS:
+            raise ValueError(f"projection must be one of {self.METHODS}, got {method!r}")
+        self.r, self.method, self.tol, self.check_every = r, method, tol, check_every
         self.warm: DykstraResult | None = None
 
     def __call__(self, Z: np.ndarray) -> np.ndarray:
-        self.warm = dual_project(Z, self.r, gap_tol=self.tol, check_every=self.check_every,
-                                 warm=self.warm)
+        if self.method == "dual":
+            self.warm = dual_project(Z, self.r, gap_tol=self.tol,
+                                     check_every=self.check_every, warm=self.warm)
+        else:
+            self.warm = dykstra_project(Z, self.r, tol=self.tol, warm=self.warm)
         return self.warm.theta
+
+    @property
+    def gap(self) -> np.ndarray | None:
+        return None if self.warm is None else self.warm.gap
 
 
 def _ifca(ridge: RidgeQuadratics, k: int, p: Mapping[str, Any], L: float,
-          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """IFCA's personalised models (R, 2, n, d) at rounds K/2 and K and the final assignments
-    (R, n), for each replica of ``ridge`` (leading axis R, as every method here)."""
+          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """IFCA's personalised models (R, 2, n, d) at rounds K/2 and K, the final assignments
+    (R, n) and the final cluster models (R, k, d), for each replica of ``ridge`` (leading
+    axis R, as every method here)."""
     R = ridge.b.shape[0]
     theta0 = float(p["ifca_init"]) * rng.standard_normal((R, k, ridge.d))
     run = run_ifca(ridge.loss, ridge.grad_f, theta0, n=ridge.n, eta=1.0 / (2.0 * L),
@@ -182,7 +226,30 @@ def _ifca(ridge: RidgeQuadratics, k: int, p: Mapping[str, Any], L: float,
     th = run.metrics["theta"]  # (R, 2, k, d)
     assign = [assign_clusters(ridge.loss, th[:, h], ridge.n) for h in range(th.shape[1])]
     models = np.stack([personalised_models(th[:, h], a) for h, a in enumerate(assign)], axis=1)
-    return models, assign[-1]
+    return models, assign[-1], th[:, -1]
+
+
+def ifca_limit(ridge: RidgeQuadratics, theta: np.ndarray, assign: np.ndarray,
+               max_iter: int = 100) -> tuple[np.ndarray, np.ndarray, bool]:
+    """IFCA's limit from its final state (one replica: ``ridge`` unbatched, cluster models
+    ``theta`` (k, d), assignments ``assign`` (n,)): each cluster model the alpha-weighted
+    ridge optimum of its members, (sum alpha_i H_i)^{-1} sum alpha_i b_i, a cluster without
+    members keeping its model, then every client re-assigned to the model of lowest own loss,
+    until no client moves (Lloyd's iteration: the fixed point of IFCA with exact local
+    minimisation and every client). Returns the models (k, d), the assignments (n,) and
+    whether no client moved within ``max_iter`` rounds."""
+    th, a = np.array(theta, dtype=float), np.asarray(assign)
+    aH, ab = ridge.alpha[:, None, None] * ridge.H, ridge.alpha[:, None] * ridge.b
+    for _ in range(max_iter):
+        for j in range(th.shape[0]):  # k cluster models (k <= 3), not a loop over clients
+            members = a == j
+            if members.any():
+                th[j] = np.linalg.solve(aH[members].sum(0), ab[members].sum(0))
+        new = assign_clusters(ridge.loss, th[None], ridge.n)[0]
+        if np.array_equal(new, a):
+            return th, a, True
+        a = new
+    return th, a, False
 
 
 def _fedavg(ridge: RidgeQuadratics, p: Mapping[str, Any], L: float,
@@ -225,19 +292,24 @@ def synthetic_draw(p: Mapping[str, Any], rng: np.random.Generator) -> dict[str, 
     # Karula: folds x t grid as replicas of one run, then every t on the full data
     rep = RidgeQuadratics(np.tile(cv.H, (G, 1, 1, 1)), np.tile(cv.b, (G, 1, 1)),
                           np.tile(cv.c, (G, 1)), np.tile(cv.alpha, (G, 1)))
-    th = _karula(rep, D, np.repeat(t_grid, FOLDS), p, float(rep.L.max()), rng)[:, -1]
+    th = _karula(rep, D, np.repeat(t_grid, FOLDS), p, float(rep.L.max()), rng)[0][:, -1]
     cv_t = _held_out_error(data, train, th.reshape(G, FOLDS, data.n, data.d))
+    it = int(np.argmin(cv_t))
     tb = RidgeQuadratics(*(np.broadcast_to(a, (G, *a.shape)) for a in
                            (full.H, full.b, full.c, full.alpha)))
-    karula_all = _karula(tb, D, t_grid, p, L, rng)  # (G, 2, n, d)
-    it = int(np.argmin(cv_t))
+    karula_all, exact_acc = _karula(tb, D, t_grid, p, L, rng, exact=(it,))  # (G, 2, n, d)
+    # Karula's limit at every t: the constrained minimiser of sum_i alpha_i f_i over K(t, D)
+    r1 = radii(1.0, D)
+    optima = [quadratic_optimum(full.H, full.b, np.sqrt(t) * r1, full.alpha) for t in t_grid]
+    karula_lim = np.stack([o.theta for o in optima])
     # IFCA: folds as replicas, one run per k
     k_grid = [int(k) for k in p["k_grid"]]
     cv_k = np.array([_held_out_error(data, train, _ifca(cv, k, p, float(cv.L.max()), rng)[0][:, -1])
                      for k in k_grid])
     k_best = k_grid[int(np.argmin(cv_k))]
     fb = RidgeQuadratics(full.H[None], full.b[None], full.c[None], full.alpha[None])
-    ifca_models, assign = _ifca(fb, k_best, p, L, rng)
+    ifca_models, assign, ifca_theta = _ifca(fb, k_best, p, L, rng)
+    ifca_lim, ifca_lim_assign, ifca_settled = ifca_limit(full, ifca_theta[0], assign[0])
     halves = {"Local": _local(full, p, rng), "FedAvg": _fedavg(fb, p, L, rng)[0],
               "IFCA": ifca_models[0], "Karula": karula_all[it]}  # each (2, n, d)
     half_err = np.array([data.estimation_error(halves[m]).mean(-1) for m in METHODS])
@@ -250,6 +322,9 @@ def synthetic_draw(p: Mapping[str, Any], rng: np.random.Generator) -> dict[str, 
     loc = ((opt[i] - opt[j]) ** 2).sum(-1)
     gd = ((models["Local"][i] - models["Local"][j]) ** 2).sum(-1)
     karula_err = data.estimation_error(karula_all).mean(-1)  # (G, 2)
+    limits = {"Local": opt, "FedAvg": np.broadcast_to(full.consensus_optimum, opt.shape),
+              "IFCA": personalised_models(ifca_lim[None], ifca_lim_assign[None])[0],
+              "Karula": karula_lim[it]}
     return {
         "error": err, "r2": r2, "t": np.asarray(t_grid[it]), "k": np.asarray(k_best),
         "error_half": half_err[:, 0],
@@ -265,7 +340,31 @@ def synthetic_draw(p: Mapping[str, Any], rng: np.random.Generator) -> dict[str, 
         "spearman_local": np.asarray(spearmanr(loc, true).statistic),
         "true_dist": true, "D": D[i, j], "local_dist": loc, "cluster": data.cluster,
         "small_clients": np.asarray((data.counts < data.d).mean()),
+        "limit_error": np.array([data.estimation_error(limits[m]).mean() for m in METHODS]),
+        "limit_r2": np.array([data.test_r2(limits[m]).mean() for m in METHODS]),
+        "limit_distance": np.array([_rel_distance(models[m], limits[m]) for m in METHODS]),
+        "karula_limit_error_t": data.estimation_error(karula_lim).mean(-1),
+        "karula_distance_t": _rel_distance(karula_all[:, -1], karula_lim),
+        "karula_objective_gap_t": (_objective(full, karula_all[:, -1])
+                                   - _objective(full, karula_lim)),
+        "limit_inaccurate": np.asarray(sum(o.status != "optimal" for o in optima)),
+        "limit_violation": np.asarray(max(o.violation for o in optima)),
+        "ifca_settled": np.asarray(ifca_settled),
+        "exact_distance": exact_acc[..., 0].max(), "exact_violation": exact_acc[..., 1].max(),
     }
+
+
+def _objective(ridge: RidgeQuadratics, theta: np.ndarray) -> np.ndarray:
+    """sum_i alpha_i f_i(theta_i), the objective Karula minimises over K(t, D), per leading
+    index of ``theta`` (..., n, d)."""
+    return (ridge.alpha * ridge.loss(theta)).sum(-1)
+
+
+def _rel_distance(theta: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """||theta - limit||_F/||limit||_F over the last two axes: how far a method's K-round
+    models are from the point its iteration converges to."""
+    ax = (-2, -1)
+    return np.sqrt(((theta - limit) ** 2).sum(axis=ax) / (limit ** 2).sum(axis=ax))
 
 
 def run_synthetic(p: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, np.ndarray]:

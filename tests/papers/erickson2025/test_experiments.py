@@ -4,12 +4,19 @@ the draws' evidence, reproducibility, and the checks' comparisons."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from pflbounds.algorithms.ifca import assign_clusters
 from pflbounds.papers.erickson2025 import experiments as syn
 from pflbounds.papers.erickson2025 import experiments_digits as dig
 from pflbounds.papers.erickson2025.checks.experiments import CHECKS
+from pflbounds.problems.clustered_regression import RidgeQuadratics
 from pflbounds.problems.distorted_digits import distorted_writers
-from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet, radii
+from pflbounds.problems.pairwise_constraints import (
+    PairwiseConstraintSet,
+    quadratic_optimum,
+    radii,
+)
 
 TINY = {**syn.SYNTHETIC, "n": 6, "d": 3, "s": 2, "K": 40, "N0": 12, "n_max": 30,
         "t_grid": [0.1, 10.0], "k_grid": [1, 2], "seeds": 1}
@@ -21,7 +28,7 @@ def test_scaled_dual_projection_is_the_exact_projection_onto_k_t():
     A = rng.standard_normal((n, 2))
     D = np.linalg.norm(A[:, None] - A[None], axis=-1)
     Z = 3 * rng.standard_normal((2, n, d))
-    base = syn.WarmDualProjector(radii(1.0, D), 1e-14)
+    base = syn.LoopProjector(radii(1.0, D), "dual", 1e-14)
     c = np.sqrt(t)
     got = c * base(Z / c)
     exact = PairwiseConstraintSet(n, d, radii(t, D)).project_exact(Z).theta
@@ -73,6 +80,17 @@ def test_synthetic_draw_evidence_and_reproducibility():
     np.testing.assert_allclose(a["change"], np.abs(a["error"] - a["error_half"]) / a["error"])
     np.testing.assert_allclose(a["change"][0, 3], a["karula_change_t"][0, j])
     assert np.all(a["change"] > 0)  # K = 40 rounds are far from converged
+    # the limits: Local's is the ridge optimum, every method's K-round model is away from
+    # its limit, and Karula's limit at the chosen t is the one reported
+    np.testing.assert_allclose(a["limit_error"][0, 0], a["local_optimum_error"][0])
+    np.testing.assert_allclose(a["limit_error"][0, 3], a["karula_limit_error_t"][0, j])
+    np.testing.assert_allclose(a["limit_distance"][0, 3], a["karula_distance_t"][0, j])
+    assert np.all(a["limit_distance"] > 1e-3) and bool(a["ifca_settled"][0])
+    assert int(a["limit_inaccurate"][0]) == 0 and float(a["limit_violation"][0]) < 1e-8
+    # theta*(t) is optimal: every K-round model (feasible) has a larger objective
+    assert np.all(a["karula_objective_gap_t"] > 0)
+    # the chosen replica's recorded iterates are exact projections, Dykstra's within 1e-6
+    assert 0 < float(a["exact_distance"][0]) < 1e-6
 
 
 def test_recorded_halves_are_the_models_of_a_run_of_half_the_rounds():
@@ -93,9 +111,9 @@ def test_fedavg_and_ifca_share_the_replica_axis_rule():
     cv = data.ridge(np.stack([data.mask, data.mask]))  # two replicas
     L = float(cv.L.max())
     fed = syn._fedavg(cv, p, L, np.random.default_rng(0))
-    models, assign = syn._ifca(cv, 2, p, L, np.random.default_rng(0))
+    models, assign, theta = syn._ifca(cv, 2, p, L, np.random.default_rng(0))
     assert fed.shape == models.shape == (2, 2, 6, 3)
-    assert assign.shape == (2, 6)
+    assert assign.shape == (2, 6) and theta.shape == (2, 2, 3)
     np.testing.assert_array_equal(fed[:, :, 0], fed[:, :, 5])  # one global model
 
 
@@ -135,3 +153,39 @@ def test_experiment_checks_name_the_claims_of_section_5():
         assert get(c.result_id).form("printed") is not None  # in the catalogue
         if c.expected.value == "VIOLATED":  # an ordering that does not reproduce says why
             assert "the paper claims" in c.description and "because" in c.description, c.id
+
+
+def test_karula_converges_to_the_constrained_optimum():
+    # enough rounds on a small draw: Karula's models approach the cvxpy limit theta*(t)
+    p = {**TINY, "K": 1000, "s": 6}
+    data = syn.generator(p).draw(np.random.default_rng(8))
+    full = data.ridge()
+    D = syn.pairwise_lot([data.samples(i) for i in range(data.n)], 12, "literal",
+                         np.random.default_rng(9))
+    tb = RidgeQuadratics(*(a[None] for a in (full.H, full.b, full.c, full.alpha)))
+    th, _ = syn._karula(tb, D, np.array([0.1]), p, float(full.L), np.random.default_rng(0))
+    lim = quadratic_optimum(full.H, full.b, np.sqrt(0.1) * radii(1.0, D), full.alpha).theta
+    first, last = (syn._rel_distance(th[0, h], lim) for h in (0, 1))
+    assert last <= first and last < 1e-4  # to the solver's accuracy (tol 1e-10)
+
+
+def test_ifca_limit_is_a_fixed_point_of_assignment_and_cluster_optima():
+    p = {**TINY, "n": 9}
+    data = syn.generator(p).draw(np.random.default_rng(10))
+    full = data.ridge()
+    rng = np.random.default_rng(0)
+    theta0 = rng.standard_normal((2, full.d))
+    th, a, settled = syn.ifca_limit(full, theta0, np.zeros(9, dtype=int))
+    assert settled
+    np.testing.assert_array_equal(assign_clusters(full.loss, th[None], 9)[0], a)
+    for j in range(2):
+        m = a == j
+        if m.any():  # each model is its members' alpha-weighted ridge optimum
+            grads = np.einsum("nij,j->ni", full.H[m], th[j]) - full.b[m]
+            g = (full.alpha[m, None] * grads).sum(0)
+            assert np.linalg.norm(g) < 1e-8 * (1 + np.linalg.norm(full.b))
+
+
+def test_loop_projector_rejects_an_unknown_method():
+    with pytest.raises(ValueError, match="projection must be one of"):
+        syn.LoopProjector(np.ones(3), "admm", 1e-8)
