@@ -264,7 +264,12 @@ def test_info_counts_entries_and_clear_removes_the_stale_ones(mod, root):
 
 @pytest.fixture
 def sharedtoy(monkeypatch, tmp_path):
-    """The shared toy paper's checks, registered for the test; its log in ``tmp_path``."""
+    """The shared toy paper's checks, registered for the test; its log in ``tmp_path``.
+    Local workers left by an earlier test are stopped first: new ones start with the toy
+    paper on their path."""
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)
     monkeypatch.syspath_prepend(str(PAPER_DIR))
     log = tmp_path / "toy.log"
     monkeypatch.setenv("SHAREDTOY_LOG", str(log))
