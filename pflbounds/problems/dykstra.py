@@ -28,8 +28,10 @@ import numpy as np
 from pflbounds.problems.pairwise_constraints import max_violation, pair_index
 
 __all__ = [
+    "BACKENDS",
     "DykstraResult",
     "assemble_increments",
+    "check_backend",
     "certified_gap",
     "dual_value",
     "dykstra_project",
@@ -196,23 +198,41 @@ def certified(Zs: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray, sweep
     return DykstraResult(theta, X, gap, viol, sweeps, p, pb)
 
 
+BACKENDS = ("numpy", "jax")
+"""The sweep loops of :func:`dykstra_project`: ``numpy`` (default) and ``jax`` (compiled,
+:mod:`pflbounds.problems.dykstra_jax`; imports JAX on first use)."""
+
+
+def check_backend(backend: str) -> str:
+    """``backend`` if it is one of :data:`BACKENDS`, else a ValueError naming it and them."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    return backend
+
+
 def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
                     tol: float = 1e-10, gap_tol: float | None = None,
                     max_sweeps: int = 10000, check_every: int = 5,
-                    warm: DykstraResult | None = None) -> DykstraResult:
+                    warm: DykstraResult | None = None, backend: str = "numpy"
+                    ) -> DykstraResult:
     """Project each replica of ``Z`` ((R, n, d) or (n, d)) onto K(r) by Dykstra's algorithm.
 
     A sweep projects the round-robin matchings in turn (each matching at once for every
     replica), then the balls. Stops when the largest change of any entry over a sweep is
     below ``tol`` (and, if ``gap_tol`` is given, the certified gap of the shrunk point is
-    below it), or after ``max_sweeps``. The answer is shrunk to feasibility
-    (:func:`shrink_to_feasible`) and certified (:class:`DykstraResult`).
+    below it, tested every ``check_every`` sweeps), or after ``max_sweeps``. The answer is
+    shrunk to feasibility (:func:`shrink_to_feasible`) and certified (:class:`DykstraResult`).
 
     ``warm``: a previous result whose increments start the iteration (Dykstra is block
     coordinate ascent on the dual, so any increments of the right form are a valid start,
     with X = Z - sum of increments); a projected-gradient loop projects nearby points, and
     the previous increments cut the sweeps needed.
+
+    ``backend``: one of :data:`BACKENDS`. ``"jax"`` runs the same sweeps in the same order,
+    compiled (:mod:`pflbounds.problems.dykstra_jax`), so both give the same iterates up to
+    rounding; the first call of a shape (R, n, d, with or without ball) compiles.
     """
+    check_backend(backend)
     Zs, single, r, i_all, j_all = prepare(Z, r)
     Rr, n, d = Zs.shape
     if warm is not None and warm.p.shape == (Rr, i_all.size, d):
@@ -224,6 +244,22 @@ def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
     if ball is not None and pb is None:
         pb = np.zeros_like(Zs)
     X = Zs - assemble_increments(p, n) - (0.0 if pb is None else pb)
+    if backend == "jax":
+        X, p, pb, sweeps = _jax_sweeps(Zs, X, p, pb, r, ball, tol, gap_tol, max_sweeps,
+                                       check_every)
+    else:
+        X, pb, sweeps = _numpy_sweeps(Zs, X, p, pb, r, ball, tol, gap_tol, max_sweeps,
+                                      check_every)
+    return certified(Zs, X, p, r, sweeps, single, pb, ball)
+
+
+def _numpy_sweeps(Zs: np.ndarray, X: np.ndarray, p: np.ndarray, pb: np.ndarray | None,
+                  r: np.ndarray, ball: float | None, tol: float, gap_tol: float | None,
+                  max_sweeps: int, check_every: int
+                  ) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """The sweeps of :func:`dykstra_project` in numpy (``p`` updated in place)."""
+    n = Zs.shape[1]
+    i_all, j_all = pair_index(n)
     groups = [(g, i_all[g], j_all[g], r[g]) for g in round_robin_matchings(n)]
     sweeps = 0
     for sweeps in range(1, max_sweeps + 1):  # noqa: B007 - sweeps is reported
@@ -244,4 +280,23 @@ def dykstra_project(Z: np.ndarray, r: np.ndarray, ball: float | None = None, *,
         if gap_tol is None or sweeps % check_every == 0:
             if gap_tol is None or float(certified_gap(Zs, X, p, r, pb, ball).max()) <= gap_tol:
                 break
-    return certified(Zs, X, p, r, sweeps, single, pb, ball)
+    return X, pb, sweeps
+
+
+def _jax_sweeps(Zs: np.ndarray, X: np.ndarray, p: np.ndarray, pb: np.ndarray | None,
+                r: np.ndarray, ball: float | None, tol: float, gap_tol: float | None,
+                max_sweeps: int, check_every: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+    """The sweeps of :func:`dykstra_project` compiled: the loop stops where the numpy loop
+    would test the gap; the gap is tested here and the loop resumed if it is too large."""
+    from pflbounds.problems.dykstra_jax import run_sweeps
+
+    check = 1 if gap_tol is None else int(check_every)
+    sweeps = 0
+    while True:
+        X, p, pb, sweeps, _ = run_sweeps(X, p, pb, r, ball, tol, max_sweeps, check, sweeps)
+        if gap_tol is None or sweeps >= max_sweeps:
+            break
+        if float(certified_gap(Zs, X, p, r, pb, ball).max()) <= gap_tol:
+            break
+    return X, p, pb, sweeps

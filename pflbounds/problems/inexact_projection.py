@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pflbounds.problems.dykstra import DykstraResult, dykstra_project
+from pflbounds.problems.dykstra import DykstraResult, check_backend, dykstra_project
 from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet
 from pflbounds.problems.pairwise_dual import dual_project
 
@@ -41,17 +41,19 @@ class Projector:
     methods warm-start from the previous call's increments when the shape matches, return
     feasible (shrunk) points and keep the certified gap of the last call in :attr:`gap`
     (``gap/eta`` bounds the inexactness delta of the returned point). ``calls`` counts
-    projections.
+    projections. ``backend`` is the sweep loop of ``dykstra`` (:data:`pflbounds.problems.
+    dykstra.BACKENDS`: ``numpy`` or the compiled ``jax``).
     """
 
     def __init__(self, cset: PairwiseConstraintSet, method: str = "dual",
-                 tol: float = 1e-13) -> None:
+                 tol: float = 1e-13, backend: str = "numpy") -> None:
         if method not in PROJECTION_METHODS:
             raise ValueError(f"projection method must be one of {PROJECTION_METHODS}, "
                              f"got {method!r}")
         if method == "dual" and cset.ball is not None:
             raise ValueError("the dual projection has no ball; use 'dykstra' or 'exact'")
         self.cset, self.method, self.tol = cset, method, float(tol)
+        self.backend = check_backend(backend)
         self._warm: DykstraResult | None = None
         self.gap: np.ndarray | None = None
         self.calls = 0
@@ -66,7 +68,7 @@ class Projector:
             res = dual_project(Z, self.cset.r, gap_tol=self.tol, warm=self._warm)
         else:
             res = dykstra_project(Z, self.cset.r, self.cset.ball, tol=self.tol,
-                                  warm=self._warm)
+                                  warm=self._warm, backend=self.backend)
         self._warm, self.gap = res, res.gap
         return res.theta
 
