@@ -1,7 +1,8 @@
 """Monte Carlo checks of erickson2025 (digest §7): Theorem 4.3's envelope (P1), exact
 stationarity with variance reduction against the plain partial-participation estimate (P3),
 the sigma^2 and delta floors and how they scale (P4, P5), the sigma^2 floor under a
-rescaling of f (erratum 2) and Readings A and B (P13).
+rescaling of f (erratum 2); P13 (Readings A and B) is defined in
+:mod:`.readings` and listed here, after the floors.
 
 Runs: Karula (eta = 3/(8L)) on random quadratic clients under active pairwise constraints
 (:mod:`pflbounds.papers.erickson2025.checks.karula_runs`); ||G_eta||^2 with the exact
@@ -23,6 +24,7 @@ import numpy as np
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import run, running_average, theorem_bound
 from pflbounds.papers.erickson2025.checks.plots import plot_p1, plot_p3, plot_p4, plot_p5
+from pflbounds.papers.erickson2025.checks.readings import P13
 
 _RES = "erickson2025.theorem4_3_eta38"
 
@@ -119,26 +121,6 @@ def simulate_p4_rescaled(p: Mapping[str, Any], R: int, seed: np.random.SeedSeque
     return {"samples": avg, "ks": ks.astype(float),
             "bound_printed": theorem_bound("explicit", r, ks, r["sigma2"], r["delta_max"]),
             "bound_corrected": theorem_bound("corrected", r, ks, r["sigma2"], r["delta_max"])}
-
-
-def simulate_p13(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P13: Readings A and B (sigma = 0) from the consensus point both end at theta* (the same
-    stationary point): residual max ||theta^K - theta*||/(1 + ||theta*||) over replicas and
-    readings; evidence: the mean rounds to reach ||G_eta||^2 <= 1e-8 under each reading."""
-    K = int(p["K"])
-    res, rounds = 0.0, {}
-    for reading, ss in zip(("A", "B"), np.random.SeedSequence(seed.entropy,
-                                                               spawn_key=seed.spawn_key)
-                           .spawn(2), strict=True):
-        r = run(p, R, ss, K=K, reading=reading)
-        x_star = r["inst"].optimum[0]
-        err = np.sqrt(((r["theta"] - x_star) ** 2).sum(axis=(1, 2)))
-        res = max(res, float(err.max()) / (1.0 + float(np.linalg.norm(x_star))))
-        hit = r["G2hi"] <= 1e-8
-        first = np.where(hit.any(axis=1), hit.argmax(axis=1), np.inf)
-        rounds[reading] = float(np.mean(first))
-    return {"residual": np.asarray(res), "rounds_A": np.asarray(rounds["A"]),
-            "rounds_B": np.asarray(rounds["B"])}
 
 
 _BASE = {"n": 6, "d": 3, "s": 3, "cond": 10.0, "rho": 0.5, "inst": 0}
@@ -247,12 +229,5 @@ CHECKS = [
                     "Measured about 1.7 from 1e-6 to 1e-5 (the certified upper end, whose "
                     "width is about 1e-11, lifts the smallest plateau) and 2.0 from 1e-5 to "
                     "1e-4. The bound (128L/3) delta is linear, so it loosens as delta falls."),
-    Check(
-        "erickson2025.P13", "Readings A and B reach the same stationary point",
-        CheckKind.IDENTITY, Verdict.HOLDS, simulate_p13, engine="mc", replicas=10,
-        grid=(dict(_SMALL, K=300),), quick_grid=(dict(_SMALL, K=250),),
-        tolerance=1e-6, result_id=_RES, form="corrected",
-        description="sigma = 0: both readings end within 1e-6 (relative) of the cvxpy "
-                    "optimum theta*; the evidence records the mean rounds to ||G_eta||^2 <= "
-                    "1e-8 under each reading."),
+    P13,
 ]
