@@ -152,26 +152,52 @@ def test_interrupt_half_way_keeps_the_previous_figures(small_results, written, t
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
 
 
+_HOLD_AFTER_COMPILE = """\
+import sys, time
+from pathlib import Path
+import pflbounds.reporting.pdf as pdf
+from pflbounds.cli import main
+
+real = pdf.compile_typst
+
+
+def compile_then_hold(*args, **kwargs):
+    out = real(*args, **kwargs)
+    Path(sys.argv[1]).write_text("compiled", encoding="utf-8")
+    time.sleep(600)
+    return out
+
+
+pdf.compile_typst = compile_then_hold
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 def test_sigint_is_one_line_and_exit_130(small_results, tmp_path):
-    """A real Ctrl-C while the report is being written (its staging folder exists)."""
+    """A real Ctrl-C while the report is being written: the child process compiles the PDF
+    in its staging folder, says so through a marker file and then holds before anything is
+    moved into place, so the signal always arrives mid-write (a fast report cannot finish
+    first)."""
     results, _ = small_results
-    out = tmp_path / "r.pdf"
-    proc = subprocess.Popen([sys.executable, "-m", "pflbounds.cli", "report", str(results),
-                             "--out", str(out)], stdout=subprocess.PIPE,
+    out = tmp_path / "out" / "r.pdf"
+    out.parent.mkdir()
+    marker = tmp_path / "compiled"
+    proc = subprocess.Popen([sys.executable, "-c", _HOLD_AFTER_COMPILE, str(marker), "report",
+                             str(results), "--out", str(out)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if any(p.name.startswith(".r-staging-") for p in tmp_path.iterdir()):
-            break
+    while time.monotonic() < deadline and proc.poll() is None and not marker.exists():
         time.sleep(0.05)
-    assert proc.poll() is None, proc.communicate()
+    assert proc.poll() is None and marker.exists(), proc.communicate()
+    assert [p for p in out.parent.iterdir() if p.name.startswith(".r-staging-")]
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == [
         f"pflbounds report: interrupted; {out} and its figures are as they were"]
-    assert not out.exists() and not (tmp_path / "figures").exists()
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert not out.exists() and not (out.parent / "figures").exists()
+    assert not out.with_suffix(".typ").exists()
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
 
 
 def test_item_title_sets_a_leading_check_id_as_an_identifier():
