@@ -180,7 +180,7 @@ def plot_p13(outcome: Any) -> list[dict]:
         "A steps mostly on stale entries (a client's entry is refreshed with probability 1/3 "
         "per round and its fresh gradient enters with weight 1/s), which costs it 4 to 5 "
         "times its rounds at s = n, while B, limited by its step eta/n and not by the "
-        "refresh, needs about its rounds at s = n: the ratio is about n/4.")
+        "refresh, needs about its rounds at s = n: the ratio is about n/4 to n/3.")
     rows = []
     for n, s, e in pts:
         for reading in READINGS:
