@@ -9,9 +9,9 @@ warm-started at tol 1e-10, as the experiments do. The next projection is then ti
 same warm start with each backend (best of --repeat; the jax shape is compiled by then) and
 the two answers compared. Each backend runs the same sweeps, so ms per sweep is the fair
 ratio. Wall and CPU time are printed: on a machine shared with other work the wall time
-grows with the load. XLA splits its larger loops over the intra-op threads (one per core);
-on a loaded machine a split loop waits for its slower half, so `taskset -c 0` (one core)
-gives the steadier figures. Run:
+grows with the load. XLA hands its loops to a thread pool the size of the core count, and on
+a loaded machine each hand-off waits; on one core (`taskset -c 0`) it runs them in the
+calling thread, which gives the steadier (and faster) figures. Run:
 
     python benchmarks/bench_dykstra.py [--replicas 2 24] [--rounds 20] [--repeat 3]
 """

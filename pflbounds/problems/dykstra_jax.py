@@ -8,7 +8,7 @@ rotates every position but the first by one; keeping the clients' blocks in that
 order makes every matching the same two contiguous halves (the second reversed) and the move
 to the next matching a fixed rotation of the rows, with no gather or scatter by pair index.
 The blocks are held as two arrays U (positions 0..N/2-1) and V (positions N-1 down to N/2),
-each (N/2, d, R), so the pairs of a matching are U[k], V[k] and the rotation moves whole rows.
+each (N/2, R, d), so the pairs of a matching are U[k], V[k] and the rotation moves whole rows.
 The n - 1 matchings (n for odd n, with a dummy client whose pairs have an infinite radius:
 byes) are one body, run by ``lax.fori_loop`` over the matchings' increments and radii stacked
 in position order (the increments updated in place), inside a ``lax.while_loop`` over sweeps
@@ -39,7 +39,15 @@ import numpy as np  # noqa: E402
 
 from pflbounds.problems.pairwise_constraints import pair_index  # noqa: E402
 
-__all__ = ["position_layout", "run_sweeps"]
+__all__ = ["COMPILER_OPTIONS", "position_layout", "run_sweeps"]
+
+COMPILER_OPTIONS = {"xla_cpu_use_fusion_emitters": False,
+                    "xla_cpu_enable_concurrency_optimized_scheduler": False}
+"""XLA options of the sweep loop. XLA's older loop emitters run its loops about 2x faster than
+the fusion emitters (jax 0.10, x86 CPU, n = 30, d = 50, R = 24, one core: 1.7-2.2 against
+4.0 ms per sweep); without the scheduler that orders independent loops to run concurrently,
+the loop uses about 17% less CPU on two cores (and about as much more wall time). An XLA
+that no longer knows an option compiles with its defaults."""
 
 
 @lru_cache(maxsize=64)
@@ -76,7 +84,7 @@ def position_layout(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _round(UV: tuple[jax.Array, jax.Array], pr: tuple[jax.Array, jax.Array]
            ) -> tuple[tuple[jax.Array, jax.Array], jax.Array]:
     """One matching: the blocks at positions k (``U[k]``) and N - 1 - k (``V[k]``), each
-    (N/2, d, R), projected onto {||a - b|| <= r} with their increments ``p`` (N/2, d, R)
+    (N/2, R, d), projected onto {||a - b|| <= r} with their increments ``p`` (N/2, R, d)
     (as :func:`pflbounds.problems.dykstra.project_pairs`), then the circle rotation of the
     positions."""
     U, V = UV
@@ -85,7 +93,7 @@ def _round(UV: tuple[jax.Array, jax.Array], pr: tuple[jax.Array, jax.Array]
     a = U + p
     b = V - p
     diff = a - b
-    q = jnp.sqrt(jnp.sum(diff * diff, axis=1, keepdims=True))
+    q = jnp.sqrt(jnp.sum(diff * diff, axis=-1, keepdims=True))
     excess = jnp.maximum(q - r, 0.0)
     move = jnp.where(excess > 0, 0.5 * excess / jnp.where(q > 0, q, 1.0), 0.0) * diff
     a2, b2 = a - move, b + move
@@ -97,10 +105,16 @@ def _round(UV: tuple[jax.Array, jax.Array], pr: tuple[jax.Array, jax.Array]
     return (U2, V2), a - a2
 
 
+def _project_balls(y: jax.Array, ball: jax.Array) -> jax.Array:
+    """Each block (last axis) scaled into the ball (as the numpy loop does)."""
+    norm = jnp.sqrt(jnp.sum(y * y, axis=-1, keepdims=True))
+    return y * jnp.minimum(1.0, ball / jnp.maximum(norm, 1e-300))
+
+
 @lru_cache(maxsize=32)
-def _compiled(n: int, with_ball: bool) -> Callable:
+def _compiled(n: int, with_ball: bool) -> tuple[Callable, Callable]:
     """The jitted sweep loop for n clients, with or without balls (JAX retraces it per (R,
-    d) and keeps each trace)."""
+    d) and keeps each trace): with :data:`COMPILER_OPTIONS` and with XLA's defaults."""
     pair, sign, where = position_layout(n)
     N, M = pair.shape[0] + 1, pair.shape[1]
     m = n * (n - 1) // 2
@@ -108,16 +122,16 @@ def _compiled(n: int, with_ball: bool) -> Callable:
     def loop(X, p, pb, r, ball, tol, max_sweeps, check, start):
         R, _, d = X.shape
         if m:
-            # increments (N-1, N/2, d, R) and radii in position order; byes: p = 0, r = inf
+            # increments (N-1, N/2, R, d) and radii in position order; byes: p = 0, r = inf
             pp = (p[:, pair.reshape(-1)] * sign.reshape(1, -1, 1)).reshape(R, N - 1, M, d)
-            pp = pp.transpose(1, 2, 3, 0)
+            pp = pp.transpose(1, 2, 0, 3)
             rr = jnp.where(sign != 0, r[pair], jnp.inf)[:, :, None, None]
         else:
-            pp = jnp.zeros((N - 1, M, d, R))
+            pp = jnp.zeros((N - 1, M, R, d))
             rr = jnp.full((N - 1, M, 1, 1), jnp.inf)
 
-        def to_uv(Y):  # (R, n, d) -> U, V (N/2, d, R): positions k and N - 1 - k
-            Y = jnp.concatenate([Y, jnp.zeros((R, N - n, d))], axis=1).transpose(1, 2, 0)
+        def to_uv(Y):  # (R, n, d) -> U, V (N/2, R, d): positions k and N - 1 - k
+            Y = jnp.concatenate([Y, jnp.zeros((R, N - n, d))], axis=1).transpose(1, 0, 2)
             return Y[:M], Y[M:][::-1]
 
         def sweep(state):
@@ -131,10 +145,7 @@ def _compiled(n: int, with_ball: bool) -> Callable:
             U2, V2, pp = jax.lax.fori_loop(0, N - 1, matching, (U, V, pp))
             if with_ball:  # rows are back in their places after the N - 1 rotations
                 yU, yV = U2 + pbU, V2 + pbV
-                U2 = yU * jnp.minimum(1.0, ball / jnp.maximum(
-                    jnp.sqrt(jnp.sum(yU * yU, axis=1, keepdims=True)), 1e-300))
-                V2 = yV * jnp.minimum(1.0, ball / jnp.maximum(
-                    jnp.sqrt(jnp.sum(yV * yV, axis=1, keepdims=True)), 1e-300))
+                U2, V2 = _project_balls(yU, ball), _project_balls(yV, ball)
                 pbU, pbV = yU - U2, yV - V2
             delta = jnp.maximum(jnp.max(jnp.abs(U2 - U)), jnp.max(jnp.abs(V2 - V)))
             return U2, V2, pp, pbU, pbV, k + 1, delta
@@ -148,14 +159,14 @@ def _compiled(n: int, with_ball: bool) -> Callable:
         U, V, pp, pbU, pbV, k, delta = jax.lax.while_loop(more, sweep, init)
 
         def from_uv(U, V):
-            return jnp.concatenate([U, V[::-1]], axis=0).transpose(2, 0, 1)[:, :n]
+            return jnp.concatenate([U, V[::-1]], axis=0).transpose(1, 0, 2)[:, :n]
 
         if m:
-            flat = pp.transpose(3, 0, 1, 2).reshape(R, (N - 1) * M, d)
+            flat = pp.transpose(2, 0, 1, 3).reshape(R, (N - 1) * M, d)
             p = flat[:, where] * sign.reshape(-1)[where][None, :, None]
         return from_uv(U, V), p, from_uv(pbU, pbV), k, delta
 
-    return jax.jit(loop)
+    return jax.jit(loop, compiler_options=COMPILER_OPTIONS), jax.jit(loop)
 
 
 def run_sweeps(X: np.ndarray, p: np.ndarray, pb: np.ndarray | None, r: np.ndarray,
@@ -172,10 +183,16 @@ def run_sweeps(X: np.ndarray, p: np.ndarray, pb: np.ndarray | None, r: np.ndarra
     """
     X = np.asarray(X, dtype=float)
     n = X.shape[1]
-    fn = _compiled(n, pb is not None)
+    tuned, plain = _compiled(n, pb is not None)
     pbx = np.zeros_like(X) if pb is None else pb
-    out = fn(X, p, pbx, np.asarray(r, dtype=float), 0.0 if ball is None else float(ball),
-             float(tol), int(max_sweeps), max(int(check), 1), int(start))
+    args = (X, p, pbx, np.asarray(r, dtype=float), 0.0 if ball is None else float(ball),
+            float(tol), int(max_sweeps), max(int(check), 1), int(start))
+    try:
+        out = tuned(*args)
+    except jax.errors.JaxRuntimeError as err:  # an XLA without the option: its defaults
+        if "compile option" not in str(err):
+            raise
+        out = plain(*args)
     Xo, po, pbo, k, delta = jax.device_get(out)
     return (np.array(Xo), np.array(po), None if pb is None else np.array(pbo), int(k),
             float(delta))

@@ -147,3 +147,22 @@ def test_importing_dykstra_does_not_load_the_jax_backend():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_an_xla_without_the_tuned_options_compiles_with_its_defaults(monkeypatch):
+    import jax
+
+    import pflbounds.problems.dykstra_jax as dj
+
+    monkeypatch.setattr(dj, "COMPILER_OPTIONS", {"xla_cpu_no_such_option": False})
+    dj._compiled.cache_clear()
+    try:
+        cset, Z = _instance(9, 4, 2, 2)
+        A = dykstra_project(Z, cset.r, tol=1e-12)
+        B = dykstra_project(Z, cset.r, tol=1e-12, backend="jax")
+        _assert_same_iterates(A, B, 1e-12)
+        tuned, _ = dj._compiled(4, False)  # the tuned build is the one refused
+        with pytest.raises(jax.errors.JaxRuntimeError, match="compile option"):
+            tuned(Z, B.p, np.zeros_like(Z), cset.r, 0.0, 1e-12, 5, 1, 0)
+    finally:
+        dj._compiled.cache_clear()
