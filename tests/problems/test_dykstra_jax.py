@@ -166,3 +166,11 @@ def test_an_xla_without_the_tuned_options_compiles_with_its_defaults(monkeypatch
             tuned(Z, B.p, np.zeros_like(Z), cset.r, 0.0, 1e-12, 5, 1, 0)
     finally:
         dj._compiled.cache_clear()
+
+
+def test_jax_backend_is_bitwise_reproducible():
+    cset, Z = _instance(11, 7, 3, 3)
+    A = dykstra_project(Z, cset.r, tol=1e-11, backend="jax")
+    B = dykstra_project(Z, cset.r, tol=1e-11, backend="jax")
+    assert A.sweeps == B.sweeps
+    assert np.array_equal(A.theta, B.theta) and np.array_equal(A.p, B.p)
