@@ -6,14 +6,16 @@ Spearman correlations, and the digits stand-in for §5.2.
 Absolute numbers are not reproducible (the generator is underspecified, digest §6.1 and
 §8 #26); each check records one ordering with the verdict found on the full grid (n = 30,
 d = 50, K = 1000 rounds, t by CV over 0.001..1, three draws; the digits stand-in at K = 150,
-three draws). Karula's error below FedAvg's and IFCA's, its R^2 above theirs, FedAvg above
-the clients' own ridge optima and Karula above FedAvg on digits reproduce (HOLDS); FedAvg
-above Local's K gradient steps, IFCA's collapse to one cluster, D ranking the true
-distances better than the local estimates, and Karula above Local on digits do not
-(VIOLATED, the expected verdict; each description says why).
+three draws). Karula's error below FedAvg's and IFCA's and its R^2 above theirs, after K
+rounds and at every method's limit, FedAvg above the clients' own ridge optima and Karula
+above FedAvg on digits reproduce (HOLDS); FedAvg's R^2 above Local's K gradient steps,
+IFCA's collapse to one cluster, D ranking the true distances better than the local
+estimates, and Karula above Local and IFCA on digits do not (VIOLATED, the expected
+verdict; each description says why). FedAvg's error below Local's K steps HOLDS on the mean
+of the three draws but is not separated by them (P14_error_local_gd).
 
 Every check of one experiment reads the same draws: the data depend on the suite's base
-seed and the grid point only (not on the check id), and a process computes them once
+seed and the grid point only (not on the check id), and a sweep computes them once
 (:func:`shared_run`).
 """
 
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.papers.erickson2025 import experiments as syn
 from pflbounds.papers.erickson2025 import experiments_digits as dig
 from pflbounds.running.seeds import stable_words
+from pflbounds.running.shared import shared_computation
 
 P = "erickson2025."
 TABLE1_PAPER = {"Local": ("35.33 ± 2.729", "0.692 ± 0.108"), "FedAvg": ("7.47 ± 0.493",
@@ -40,7 +42,7 @@ DIGITS_PAPER = {"Local": "89.3 ± 0.78", "FedAvg": "84.4 ± 2.39", "IFCA": "83.9
                 "Karula": "91.3 ± 0.75"}
 
 
-@lru_cache(maxsize=8)
+@shared_computation("erickson2025.section5", maxsize=8)
 def _cached(kind: str, params: str, entropy: int) -> dict[str, np.ndarray]:
     p = json.loads(params)
     seed = np.random.SeedSequence(entropy, spawn_key=stable_words(kind + params))
@@ -50,7 +52,9 @@ def _cached(kind: str, params: str, entropy: int) -> dict[str, np.ndarray]:
 def shared_run(kind: str, p: Mapping[str, Any], seed: np.random.SeedSequence
                ) -> dict[str, np.ndarray]:
     """The draws of experiment ``kind`` (``synthetic`` or ``digits``) at grid point ``p``,
-    seeded by the base seed and ``p`` only, computed once per process."""
+    seeded by the base seed and ``p`` only, computed once per sweep
+    (:func:`pflbounds.running.shared.shared_computation`: the other workers wait and read
+    it, a rerun of unchanged code reads it)."""
     entropy = int(seed.entropy) if isinstance(seed.entropy, int) else 0
     return _cached(kind, canonical_json(dict(p)), entropy)
 
@@ -106,20 +110,64 @@ def plot_table1(outcome) -> list[dict]:
             f"{np.asarray(ev['k']).tolist()} (effective clusters "
             f"{np.round(np.asarray(ev['ifca_effective']), 2).tolist()}). The orderings, not "
             "the absolute numbers, are compared with the paper."})
+        if "limit_error" in ev:
+            figs.append(_limits_table(ev))
         cv, ke = np.asarray(ev["cv_t"]), np.asarray(ev["karula_error_t"])
         kc = 100 * np.asarray(ev["karula_change_t"])
+        lim = "karula_limit_error_t" in ev
+        rows = [[f"{t:g}", ", ".join(f"{v:.4f}" for v in cv[:, g] / cv.min(axis=1)),
+                 _pm2se(ke[:, g], ".2f"), f"{kc[:, g].max():.2g}"]
+                + ([_pm2se(np.asarray(ev["karula_limit_error_t"])[:, g], ".2f"),
+                    f"{100 * np.asarray(ev['karula_distance_t'])[:, g].max():.2g}"]
+                   if lim else [])
+                for g, t in enumerate(prm["t_grid"])]
         figs.append({
             "kind": "table", "title": "Karula's 5-fold cross-validation over t (§5.1)",
-            "columns": ["t", "held-out error / min (per draw)", "estimation error (full data)",
-                        "change K/2 to K (%, worst draw)"],
-            "rows": [[f"{t:g}", ", ".join(f"{v:.4f}" for v in cv[:, g] / cv.min(axis=1)),
-                      _pm2se(ke[:, g], ".2f"), f"{kc[:, g].max():.2g}"]
-                     for g, t in enumerate(prm["t_grid"])],
+            "columns": ["t", "held-out error / min (per draw)", "estimation error (K rounds)",
+                        "change K/2 to K (%, worst draw)"]
+            + (["estimation error at theta*(t)", "distance to theta*(t) (%, worst draw)"]
+               if lim else []),
+            "rows": rows,
             "caption": "The held-out squared error summed over folds and clients, divided by "
             "its minimum over the grid (1 marks the chosen t), per draw; beside it Karula's "
-            "estimation error at each t on the full training data (mean ± 2 SE) and its "
-            "change over the second half of the run."})
+            "estimation error at each t on the full training data after K rounds (mean ± 2 "
+            "SE) and its change over the second half of the run"
+            + ("; then the error at the limit theta*(t) (the constrained optimum, cvxpy + "
+               "Clarabel) and the distance ||theta^K - theta*(t)||/||theta*(t)||." if lim
+               else ".")})
     return figs
+
+
+def _limits_table(ev: Mapping[str, Any]) -> dict:
+    """Table 1 with every method at the point its iteration converges to, and how far its
+    K-round models are from it."""
+    err, r2 = np.asarray(ev["limit_error"]), np.asarray(ev["limit_r2"])
+    dist = 100 * np.asarray(ev["limit_distance"])
+    what = {"Local": "ridge optima H_i^-1 b_i", "FedAvg": "consensus ridge optimum",
+            "IFCA": "Lloyd fixed point from its last state",
+            "Karula": "theta*(t) at the chosen t (cvxpy + Clarabel)"}
+    rows = [[m, what[m], _pm2se(err[:, j], ".2f"), _pm2se(r2[:, j], ".3f"),
+             f"{dist[:, j].max():.3g}"] for j, m in enumerate(syn.METHODS)]
+    bad = int(np.asarray(ev["limit_inaccurate"]).sum())
+    return {
+        "kind": "table", "title": "Table 1 at the limits: each method at the point its "
+        "iteration converges to", "columns": ["strategy", "limit", "estimation error",
+                                              "test R^2", "K-round models' distance (%)"],
+        "rows": rows,
+        "caption": "Mean ± 2 SE over the same draws as Table 1. Distance: ||theta^K - "
+        "theta_lim||/||theta_lim|| of the K-round models, the largest over the draws. "
+        "Karula's limit solves min sum_i alpha_i f_i(theta_i) over K(t, D) (Clarabel, "
+        f"tolerance 1e-10; {bad} solve(s) not reported 'optimal', largest constraint "
+        f"violation before the shrink {float(np.max(ev['limit_violation'])):.1e}; its "
+        "objective is below that of Karula's K-round models at every t by at least "
+        f"{float(np.min(ev['karula_objective_gap_t'])):.3g}, a negative value would mean an "
+        "inaccurate limit); IFCA's "
+        "alternates cluster ridge optima and re-assignment from its last state until no "
+        f"client moves (settled in {int(np.asarray(ev['ifca_settled']).sum())} of "
+        f"{np.asarray(ev['ifca_settled']).size} draws). The recorded Karula models at the "
+        "chosen t are exact projections (cvxpy + Clarabel); the loop's "
+        f"{ev['params'].get('projection', 'dual')} projection was within "
+        f"{float(np.max(ev['exact_distance'])):.1e} of them."}
 
 
 def _blocks(vals: np.ndarray, cluster: np.ndarray) -> np.ndarray:
@@ -188,16 +236,36 @@ SYN_QUICK = {**syn.SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,
 DIG = {**dig.DIGITS, "K": 150, "seeds": 3}
 
 
-def plot_r2(outcome) -> list[dict]:
-    """P14_r2 as a table (its two comparisons are methods, not points of an axis): Karula's
-    mean test R^2 against FedAvg's and IFCA's."""
-    return [{"kind": "table", "title": "§5.1 Table 1: mean test R^2 (mean over draws)",
-             "columns": ["method", "test R^2", "role"],
-             "rows": [["Karula", f"{float(np.ravel(ev['mean'])[0]):.4g}", "measured"],
-                      *[[m, f"{float(b):.4g}", "bound"]
-                        for m, b in zip(("FedAvg", "IFCA"), np.ravel(ev["bound"]), strict=True)]],
-             "caption": "The claim: Karula's R^2 at least each of the others'."}
-            for ev in outcome.evidence]
+def _comparison_table(title: str, quantity: str, measured: str, bounds: tuple[str, ...],
+                      caption: str):
+    """plot(): a check whose comparisons are methods, not points of an axis, as a table of
+    the measured method and the methods it is compared with."""
+
+    def plot(outcome) -> list[dict]:
+        return [{"kind": "table", "title": title, "columns": ["method", quantity, "role"],
+                 "rows": [[measured, f"{float(np.ravel(ev['mean'])[0]):.4g}", "measured"],
+                          *[[m, f"{float(b):.4g}", "bound"]
+                            for m, b in zip(bounds, np.ravel(ev["bound"]), strict=True)]],
+                 "caption": caption} for ev in outcome.evidence]
+
+    return plot
+
+
+plot_r2 = _comparison_table("§5.1 Table 1: mean test R^2 (mean over draws)", "test R^2",
+                            "Karula", ("FedAvg", "IFCA"),
+                            "The claim: Karula's R^2 at least each of the others'.")
+plot_error_limit = _comparison_table(
+    "§5.1 Table 1 at the limits: mean estimation error (mean over draws)", "estimation error",
+    "Karula (theta*(t))", ("FedAvg (consensus optimum)", "IFCA (Lloyd fixed point)"),
+    "The claim: Karula's error at most each of the others', every method at the point its "
+    "iteration converges to.")
+plot_r2_limit = _comparison_table(
+    "§5.1 Table 1 at the limits: mean test R^2 (mean over draws)", "test R^2",
+    "Karula (theta*(t))", ("FedAvg (consensus optimum)", "IFCA (Lloyd fixed point)"),
+    "The claim: Karula's R^2 at least each of the others', every method at its limit.")
+plot_digits_ifca = _comparison_table(
+    "§5.2 stand-in: mean test accuracy (mean over draws)", "test accuracy", "Karula",
+    ("IFCA",), "The claim: Karula's accuracy at least IFCA's (paper: 91.3% against 83.9%).")
 
 
 _CLAIM = {"P14_error": "table1_error", "P14_r2": "table1_r2", "P14_ifca": "ifca_collapse",
@@ -214,62 +282,96 @@ def _syn(cid: str, title: str, kind: CheckKind, expected: Verdict, measure, desc
                  xlabel="comparison", ylabel=ylabel, description=desc)
 
 
+def _dig(cid: str, title: str, expected: Verdict, other: str, desc: str, plot=None) -> Check:
+    """A §5.2 stand-in check: Karula's mean test accuracy (measured) at least ``other``'s
+    (bound), from the shared digits draws."""
+    return Check(P + cid, title, CheckKind.LOWER_BOUND, expected, _ordering(
+        lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
+                   _col(o, "accuracy", other, dig.METHODS)), "digits"),
+        grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="printed",
+        plot=plot, xlabel="comparison", ylabel="test accuracy", description=desc)
+
+
 CHECKS = [
     _syn("P14_error_fedavg", "§5.1 Table 1: Karula's estimation error below FedAvg's",
          CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "Karula"), _col(o, "error", "FedAvg")),
          "Mean over draws of (1/n) sum_i ||theta_i - theta_i^true||: Karula (measured) "
-         "against FedAvg (bound). Expected HOLDS (reproduces): 6.22 against 8.05 at K = "
-         "1000; Karula's error still fell by up to 17% over the second half of the run, "
-         "FedAvg's moved by at most 1.4%.", "estimation error", plot=plot_table1),
+         "against FedAvg (bound). Expected HOLDS (reproduces): 6.56 against 8.25 at K = "
+         "1000; Karula's error still fell by up to 16% over the second half of the run, "
+         "FedAvg's moved by at most 0.7%; at the limits 6.16 against 8.29 "
+         "(P14_error_limit).", "estimation error", plot=plot_table1),
     _syn("P14_error_ifca", "§5.1 Table 1: Karula's estimation error below IFCA's",
          CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "Karula"), _col(o, "error", "IFCA")),
          "Karula (measured) against IFCA (bound), mean estimation error. Expected HOLDS "
-         "(reproduces): 6.22 against 7.99.", "estimation error"),
+         "(reproduces): 6.56 against 8.27.", "estimation error"),
     _syn("P14_error_local", "§5.1 Table 1: FedAvg's estimation error below Local's (optimum)",
          CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "FedAvg"), np.asarray(o["local_optimum_error"]).mean()),
          "The paper's Local is far worse than FedAvg (35.3 against 7.5): FedAvg (measured) "
-         "against the clients' own ridge optima (bound). Expected HOLDS (reproduces): 8.05 "
-         "against 15.9 (N_i < d for 40% of the clients).", "estimation error"),
+         "against the clients' own ridge optima (bound). Expected HOLDS (reproduces): 8.25 "
+         "against 14.0 (N_i < d for 47 to 70% of the clients).", "estimation error"),
     _syn("P14_error_local_gd", "§5.1 Table 1: FedAvg's estimation error below Local's "
-         "(K steps)", CheckKind.BOUND_HOLDS, Verdict.VIOLATED,
+         "(K steps)", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
          lambda o: (_col(o, "error", "FedAvg"), _col(o, "error", "Local")),
          "FedAvg (measured) against Local's K gradient steps from 0 (bound), the same "
-         "budget. Expected VIOLATED: the paper claims FedAvg's error is far below Local's; "
-         "here it does not reproduce against Local's K steps (8.05 against 7.84) because "
-         "those are early-stopped gradient descent on ill-conditioned ridge losses (lam = "
-         "1e-6): their error still rises over the second half of the run (7.54 at K/2) "
-         "towards the ridge optima's 15.9, which FedAvg does beat (P14_error_local).",
+         "budget. Expected HOLDS on the mean of the three draws (8.25 against 8.35), but the "
+         "draws do not separate the two: FedAvg is below Local's K steps in two draws (8.34 "
+         "against 9.02, 7.95 against 8.04) and above in the third (8.45 against 7.99), and an "
+         "earlier set of three draws gave the opposite mean ordering (8.05 against 7.84). "
+         "Local's K steps are early-stopped gradient descent on ill-conditioned ridge losses "
+         "(lam = 1e-6): their error still rises over the second half of the run (7.94 at "
+         "K/2) towards the ridge optima's 14.0, which FedAvg beats clearly (P14_error_local).",
          "estimation error"),
     _syn("P14_r2", "§5.1 Table 1: Karula's test R^2 above FedAvg's and IFCA's",
          CheckKind.LOWER_BOUND, Verdict.HOLDS,
          lambda o: ([_col(o, "r2", "Karula")] * 2, [_col(o, "r2", "FedAvg"),
                                                     _col(o, "r2", "IFCA")]),
          "Mean test R^2 of Karula (measured) against FedAvg and IFCA (bounds). Expected "
-         "HOLDS (reproduces): 0.611 against 0.382 and 0.435.", "test R^2", plot=plot_r2),
+         "HOLDS (reproduces): 0.587 against 0.331 and 0.404.", "test R^2", plot=plot_r2),
     _syn("P14_r2_local", "§5.1 Table 1: FedAvg's test R^2 above Local's (optimum)",
          CheckKind.LOWER_BOUND, Verdict.HOLDS,
          lambda o: (_col(o, "r2", "FedAvg"), np.asarray(o["local_optimum_r2"]).mean()),
          "FedAvg (measured) against the clients' own ridge optima (bound), mean test R^2. "
-         "Expected HOLDS (reproduces): 0.382 against -6.0.", "test R^2"),
+         "Expected HOLDS (reproduces): 0.331 against -1.42.", "test R^2"),
     _syn("P14_r2_local_gd", "§5.1 Table 1: FedAvg's test R^2 above Local's (K steps)",
          CheckKind.LOWER_BOUND, Verdict.VIOLATED,
          lambda o: (_col(o, "r2", "FedAvg"), _col(o, "r2", "Local")),
          "FedAvg (measured) against Local's K gradient steps (bound), mean test R^2. "
          "Expected VIOLATED: the paper claims FedAvg's R^2 is above Local's; here it does "
-         "not reproduce against Local's K steps (0.382 against 0.462) because those are "
-         "early-stopped, implicitly regularised models (P14_error_local_gd), not the "
-         "clients' ridge optima (R^2 -6.0, P14_r2_local).", "test R^2"),
+         "not reproduce against Local's K steps (0.331 against 0.421, lower in every draw) "
+         "because those are early-stopped, implicitly regularised models "
+         "(P14_error_local_gd), not the clients' ridge optima (R^2 -1.42, P14_r2_local).",
+         "test R^2"),
+    _syn("P14_error_limit", "§5.1 Table 1 at the limits: Karula's estimation error below "
+         "FedAvg's and IFCA's", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+         lambda o: ([_col(o, "limit_error", "Karula")] * 2,
+                    [_col(o, "limit_error", "FedAvg"), _col(o, "limit_error", "IFCA")]),
+         "Every method at the point its iteration converges to, so that K does not decide "
+         "the ordering: Karula's constrained optimum theta*(t) at the CV-chosen t (cvxpy + "
+         "Clarabel; measured) against FedAvg's consensus ridge optimum and IFCA's Lloyd fixed "
+         "point from its last state (bounds), mean estimation error. Expected HOLDS "
+         "(reproduces): 6.16 against 8.29 and 8.26. Karula's K-round models at the chosen t "
+         "are still up to 32% from theta*(t) (relative distance), FedAvg's 3% from its "
+         "limit, IFCA's 15%.", "estimation error", plot=plot_error_limit),
+    _syn("P14_r2_limit", "§5.1 Table 1 at the limits: Karula's test R^2 above FedAvg's and "
+         "IFCA's", CheckKind.LOWER_BOUND, Verdict.HOLDS,
+         lambda o: ([_col(o, "limit_r2", "Karula")] * 2,
+                    [_col(o, "limit_r2", "FedAvg"), _col(o, "limit_r2", "IFCA")]),
+         "Mean test R^2 at the limits (P14_error_limit): Karula (measured) against FedAvg and "
+         "IFCA (bounds). Expected HOLDS (reproduces): 0.600 against 0.329 and 0.399.",
+         "test R^2",
+         plot=plot_r2_limit),
     _syn("P14_ifca_collapse", "§5.1: IFCA collapses to about one cluster",
          CheckKind.BOUND_HOLDS, Verdict.VIOLATED,
          lambda o: (np.asarray(o["ifca_effective"]).mean(), 1.5),
          "exp(entropy) of the clients' final cluster shares, mean over draws, at most 1.5. "
          "Expected VIOLATED: the paper claims IFCA collapses to a single global model; here "
-         "it does not reproduce (1.91 effective clusters, k = 2 chosen in all three draws) "
-         "because on these data two cluster models predict held-out samples better than "
-         "one: the 5-fold CV error at k = 2 is 8-12% below that at k = 1 in every draw.",
+         "it does not reproduce (2.88 effective clusters, k = 3 chosen in all three draws) "
+         "because on these data several cluster models predict held-out samples better "
+         "than one: the 5-fold CV error at k = 3 is 7-16% below that at k = 1 in every "
+         "draw.",
          "effective clusters"),
     _syn("F1_spearman", "§5.1 Fig. 1: D ranks the true distances better than local estimates",
          CheckKind.LOWER_BOUND, Verdict.VIOLATED,
@@ -277,32 +379,32 @@ CHECKS = [
          "Spearman correlation over pairs with ||theta_i^true - theta_j^true||^2: D_ij "
          "(measured) against the local estimates' distances (bound). Expected VIOLATED: "
          "the paper claims D matches the true distances closely and the local estimates do "
-         "not; here it does not reproduce (Spearman 0.007 for D against 0.25 for the ridge "
-         "optima and 0.41 for Local's K-step models) because the generator draws each "
+         "not; here it does not reproduce (Spearman 0.042 for D against 0.085 for the ridge "
+         "optima and 0.29 for Local's K-step models) because the generator draws each "
          "client's feature mean independently of its cluster (x ~ N(m_i, I), the digest's "
          "default) and D on the joint (x, y) samples, 50 of whose 51 coordinates are "
          "features, ranks those feature shifts, not the parameters.", "Spearman",
          plot=plot_fig1),
-    Check(P + "S52_karula_fedavg", "§5.2 stand-in: Karula's test accuracy above FedAvg's",
-          CheckKind.LOWER_BOUND, Verdict.HOLDS, _ordering(
-              lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
-                         _col(o, "accuracy", "FedAvg", dig.METHODS)), "digits"),
-          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="printed",
-          plot=plot_digits, xlabel="comparison", ylabel="test accuracy",
-          description="Digits stand-in for FEMNIST: mean test accuracy of Karula (measured) "
-                      "against FedAvg (bound). Expected HOLDS (reproduces): 67.0% against "
-                      "62.2% (IFCA 67.9%)."),
-    Check(P + "S52_karula_local", "§5.2 stand-in: Karula's test accuracy above Local's",
-          CheckKind.LOWER_BOUND, Verdict.VIOLATED, _ordering(
-              lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
-                         _col(o, "accuracy", "Local", dig.METHODS)), "digits"),
-          grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="printed",
-          xlabel="comparison", ylabel="test accuracy",
-          description="Digits stand-in: Karula (measured) against Local (bound). Expected "
-                      "VIOLATED: the paper claims Karula beats Local on FEMNIST (91.3% "
-                      "against 89.3%); here it does not reproduce (67.0% against 73.9%) "
-                      "because Karula averages the hidden layer over writers whose inputs "
-                      "differ by an affine distortion each, while Local fits each writer's "
-                      "whole network; the output-layer constraints are nearly slack (3-10% "
-                      "active at t = 20), so they are not what separates the two."),
+    _dig("S52_karula_fedavg", "§5.2 stand-in: Karula's test accuracy above FedAvg's",
+         Verdict.HOLDS, "FedAvg",
+         "Digits stand-in for FEMNIST: mean test accuracy of Karula (measured) against "
+         "FedAvg (bound). Expected HOLDS (reproduces): 67.0% against 62.2% (IFCA 67.9%).",
+         plot=plot_digits),
+    _dig("S52_karula_ifca", "§5.2 stand-in: Karula's test accuracy above IFCA's",
+         Verdict.VIOLATED, "IFCA",
+         "Digits stand-in: Karula (measured) against IFCA with three networks (bound). "
+         "Expected VIOLATED: the paper claims Karula beats IFCA on FEMNIST (91.3% against "
+         "83.9%); here it does not reproduce (67.0% against 67.9%) because IFCA's three "
+         "networks each fit a group of writers whole, hidden layer included, while Karula "
+         "shares one hidden layer (S52_karula_local); the difference is within the draws' "
+         "spread (IFCA ± 6.4 points over three draws, Karula ± 0.4), so the stand-in does "
+         "not separate the two either way.", plot=plot_digits_ifca),
+    _dig("S52_karula_local", "§5.2 stand-in: Karula's test accuracy above Local's",
+         Verdict.VIOLATED, "Local",
+         "Digits stand-in: Karula (measured) against Local (bound). Expected VIOLATED: the "
+         "paper claims Karula beats Local on FEMNIST (91.3% against 89.3%); here it does not "
+         "reproduce (67.0% against 73.9%) because Karula averages the hidden layer over "
+         "writers whose inputs differ by an affine distortion each, while Local fits each "
+         "writer's whole network; the output-layer constraints are nearly slack (3-10% "
+         "active at t = 20), so they are not what separates the two."),
 ]
