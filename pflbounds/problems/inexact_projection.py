@@ -42,11 +42,13 @@ class Projector:
     feasible (shrunk) points and keep the certified gap of the last call in :attr:`gap`
     (``gap/eta`` bounds the inexactness delta of the returned point). ``calls`` counts
     projections. ``backend`` is the sweep loop of ``dykstra`` (:data:`pflbounds.problems.
-    dykstra.BACKENDS`: ``numpy`` or the compiled ``jax``).
+    dykstra.BACKENDS`: ``numpy`` or the compiled ``jax``); ``check_every``: how often the
+    ``dual`` method tests its gap (warm starts in a converging loop need only a few
+    iterations, so a loop tests often).
     """
 
     def __init__(self, cset: PairwiseConstraintSet, method: str = "dual",
-                 tol: float = 1e-13, backend: str = "numpy") -> None:
+                 tol: float = 1e-13, backend: str = "numpy", check_every: int = 25) -> None:
         if method not in PROJECTION_METHODS:
             raise ValueError(f"projection method must be one of {PROJECTION_METHODS}, "
                              f"got {method!r}")
@@ -54,6 +56,9 @@ class Projector:
             raise ValueError("the dual projection has no ball; use 'dykstra' or 'exact'")
         self.cset, self.method, self.tol = cset, method, float(tol)
         self.backend = check_backend(backend)
+        if check_every < 1:
+            raise ValueError(f"check_every must be >= 1, got {check_every}")
+        self.check_every = int(check_every)
         self._warm: DykstraResult | None = None
         self.gap: np.ndarray | None = None
         self.calls = 0
@@ -65,7 +70,8 @@ class Projector:
             self.gap = None
             return P.theta
         if self.method == "dual":
-            res = dual_project(Z, self.cset.r, gap_tol=self.tol, warm=self._warm)
+            res = dual_project(Z, self.cset.r, gap_tol=self.tol, warm=self._warm,
+                               check_every=self.check_every)
         else:
             res = dykstra_project(Z, self.cset.r, self.cset.ball, tol=self.tol,
                                   warm=self._warm, backend=self.backend)

@@ -143,3 +143,18 @@ def test_assembled_increments_are_the_incidence_transpose_times_p(n, R, d):
     p = rng.standard_normal((R, i.size, d))
     np.testing.assert_allclose(assemble_increments(p, n), np.einsum("mn,rmd->rnd", E, p),
                                rtol=0, atol=1e-13)
+
+
+def test_projector_check_every_changes_when_the_dual_gap_is_tested_not_the_answer():
+    rng = np.random.default_rng(12)
+    n, d = 5, 3
+    r = rng.uniform(0.2, 1.0, n * (n - 1) // 2)
+    cset = PairwiseConstraintSet(n, d, r)
+    Z = 2 * rng.standard_normal((2, n, d))
+    often, rarely = (Projector(cset, "dual", 1e-12, check_every=c) for c in (1, 25))
+    a, b = often(Z), rarely(Z)
+    assert often._warm.sweeps <= rarely._warm.sweeps and rarely._warm.sweeps % 25 == 0
+    assert np.all(often.gap <= 1e-12 * (1 + 0.5 * (Z * Z).sum(axis=(1, 2))))
+    np.testing.assert_allclose(a, b, atol=1e-5)
+    with pytest.raises(ValueError, match="check_every must be >= 1, got 0"):
+        Projector(cset, "dual", check_every=0)

@@ -13,7 +13,7 @@ alpha_i proportional to N_i (mean 1), L = max_i alpha_i lambda_max(H_i), full gr
   from N(pooled mean, pooled covariance) (*), HiGHS plans, reading ``D_reading``
   (:mod:`pflbounds.problems.transport`).
 * Karula (Algorithm 1 as printed, Reading ``reading``, A by default) with eta = 3/(8L),
-  projections in the loop by ``projection`` (:class:`LoopProjector`: Dykstra warm-started
+  projections in the loop by ``projection`` (:func:`loop_projector`: Dykstra warm-started
   from the previous round's increments, stopped when no entry moves by ``proj_tol`` = 1e-10
   over a sweep, its sweeps compiled by JAX, by default; or the certified dual method), and at
   the recorded rounds, for the replica of the chosen t, the exact projection (cvxpy +
@@ -74,20 +74,20 @@ from pflbounds.problems.clustered_regression import (
     RegressionClients,
     RidgeQuadratics,
 )
-from pflbounds.problems.dykstra import DykstraResult, check_backend, dykstra_project
+from pflbounds.problems.inexact_projection import Projector
 from pflbounds.problems.pairwise_constraints import (
     PairwiseConstraintSet,
     pair_index,
     quadratic_optimum,
     radii,
 )
-from pflbounds.problems.pairwise_dual import dual_project
 from pflbounds.problems.transport import embedding_distance, lot_map, lp_plan
 
-__all__ = ["METHODS", "SYNTHETIC", "LoopProjector", "ifca_limit", "pairwise_lot",
+__all__ = ["METHODS", "SYNTHETIC", "ifca_limit", "loop_projector", "pairwise_lot",
            "run_synthetic", "synthetic_draw"]
 
 METHODS = ("Local", "FedAvg", "IFCA", "Karula")
+LOOP_METHODS = ("dykstra", "dual")
 FOLDS = 5
 
 SYNTHETIC: dict[str, Any] = {
@@ -147,7 +147,7 @@ def _karula(ridge: RidgeQuadratics, D: np.ndarray, t: np.ndarray, p: Mapping[str
             ) -> tuple[np.ndarray, np.ndarray]:
     """Karula's iterates at rounds K/2 and K, (R, 2, n, d), for each replica of ``ridge``
     (leading axis R), replica r under K(t_r, D), theta^0 = 0, projections by
-    :class:`LoopProjector` (``p["projection"]``, tolerance ``p["proj_tol"]``; a run without
+    :func:`loop_projector` (``p["projection"]``, tolerance ``p["proj_tol"]``; a run without
     ``exact`` replicas, the cross-validation, by ``p["cv_projection"]`` at ``p["cv_proj_tol"]``).
     At the recorded rounds the replicas ``exact`` are projected exactly instead (cvxpy + Clarabel,
     :meth:`~pflbounds.problems.pairwise_constraints.PairwiseConstraintSet.project_exact`);
@@ -155,9 +155,8 @@ def _karula(ridge: RidgeQuadratics, D: np.ndarray, t: np.ndarray, p: Mapping[str
     and the exact one and the exact point's largest constraint violation, (len(exact), 2, 2)."""
     n, d = ridge.n, ridge.d
     cv = not exact  # the cross-validation runs take the cheaper loop projection
-    base = LoopProjector(radii(1.0, D), str(p["cv_projection" if cv else "projection"]),
-                         float(p["cv_proj_tol" if cv else "proj_tol"]),
-                         backend=str(p["backend"]))
+    base = loop_projector(n, d, radii(1.0, D), str(p["cv_projection" if cv else "projection"]),
+                          float(p["cv_proj_tol" if cv else "proj_tol"]), str(p["backend"]))
     t = np.asarray(t, dtype=float)
     if np.any(t <= 0):
         raise ValueError(f"every t of the grid must be > 0, got {t.tolist()}")
@@ -184,6 +183,18 @@ def _karula(ridge: RidgeQuadratics, D: np.ndarray, t: np.ndarray, p: Mapping[str
     return run.metrics["theta"], accuracy
 
 
+def loop_projector(n: int, d: int, r: np.ndarray, method: str, tol: float,
+                   backend: str = "numpy") -> Projector:
+    """The projection onto K(r) (n blocks of d) of a projected-gradient loop: ``method``
+    "dykstra" (stopped when no entry moves by ``tol`` over a sweep) or "dual" (certified
+    relative gap ``tol``, tested every 5 iterations), warm-started from the previous call
+    (:class:`pflbounds.problems.inexact_projection.Projector`)."""
+    if method not in LOOP_METHODS:
+        raise ValueError(f"projection must be one of {LOOP_METHODS}, got {method!r}")
+    return Projector(PairwiseConstraintSet(n, d, r), method, tol, backend=backend,
+                     check_every=5)
+
+
 def _recorded(p: Mapping[str, Any]) -> list[int]:
     """The recorded rounds K/2 and K: the models compared and their change over the second
     half of the run (the convergence measure)."""
@@ -192,38 +203,6 @@ def _recorded(p: Mapping[str, Any]) -> list[int]:
 
 def _theta(st: Mapping[str, np.ndarray]) -> np.ndarray:
     return st["theta"]
-
-
-class LoopProjector:
-    """Projection onto K(r) inside a projected-gradient loop, warm-started from the previous
-    call's increments: ``method`` "dykstra" (:func:`pflbounds.problems.dykstra.
-    dykstra_project`, stopped when no entry changes by ``tol`` over a sweep) or "dual"
-    (:func:`pflbounds.problems.pairwise_dual.dual_project`, certified relative gap ``tol``
-    tested every ``check_every`` iterations); Dykstra's sweeps run in numpy or compiled
-    (``backend`` "jax"). ``gap``: the certified gap of the last call."""
-
-    METHODS = ("dykstra", "dual")
-
-    def __init__(self, r: np.ndarray, method: str, tol: float, check_every: int = 5,
-                 backend: str = "numpy") -> None:
-        if method not in self.METHODS:
-            raise ValueError(f"projection must be one of {self.METHODS}, got {method!r}")
-        self.r, self.method, self.tol, self.check_every = r, method, tol, check_every
-        self.backend = check_backend(backend)
-        self.warm: DykstraResult | None = None
-
-    def __call__(self, Z: np.ndarray) -> np.ndarray:
-        if self.method == "dual":
-            self.warm = dual_project(Z, self.r, gap_tol=self.tol,
-                                     check_every=self.check_every, warm=self.warm)
-        else:
-            self.warm = dykstra_project(Z, self.r, tol=self.tol, warm=self.warm,
-                                        backend=self.backend)
-        return self.warm.theta
-
-    @property
-    def gap(self) -> np.ndarray | None:
-        return None if self.warm is None else self.warm.gap
 
 
 def _ifca(ridge: RidgeQuadratics, k: int, p: Mapping[str, Any], L: float,
@@ -252,12 +231,12 @@ def ifca_limit(ridge: RidgeQuadratics, theta: np.ndarray, assign: np.ndarray,
     minimisation and every client). Returns the models (k, d), the assignments (n,) and
     whether no client moved within ``max_iter`` rounds."""
     th, a = np.array(theta, dtype=float), np.asarray(assign)
-    aH, ab = ridge.alpha[:, None, None] * ridge.H, ridge.alpha[:, None] * ridge.b
     for _ in range(max_iter):
         for j in range(th.shape[0]):  # k cluster models (k <= 3), not a loop over clients
-            members = a == j
-            if members.any():
-                th[j] = np.linalg.solve(aH[members].sum(0), ab[members].sum(0))
+            m = a == j
+            if m.any():
+                th[j] = RidgeQuadratics(ridge.H[m], ridge.b[m], ridge.c[m],
+                                        ridge.alpha[m]).consensus_optimum
         new = assign_clusters(ridge.loss, th[None], ridge.n)[0]
         if np.array_equal(new, a):
             return th, a, True

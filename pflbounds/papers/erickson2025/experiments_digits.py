@@ -35,7 +35,7 @@ from pflbounds.algorithms.collaborative import run_local_sgd
 from pflbounds.algorithms.driver import Costs, iterate
 from pflbounds.algorithms.ifca import assign_clusters, personalised_models, run_fedavg, run_ifca
 from pflbounds.algorithms.karula import karula_estimate, sample_subsets
-from pflbounds.papers.erickson2025.experiments import LoopProjector, pairwise_lot
+from pflbounds.papers.erickson2025.experiments import loop_projector, pairwise_lot
 from pflbounds.problems.distorted_digits import WriterDigits, distorted_writers
 from pflbounds.problems.pairwise_constraints import radii
 
@@ -141,7 +141,7 @@ def _karula(clients: MLPClients, w0: np.ndarray, D: np.ndarray, p: Mapping[str, 
     """Karula on the output layers with a shared hidden layer (module docstring): the final
     networks (n, 2410) and the largest relative constraint slack use."""
     n, s, lr = clients.N, int(p["s"]), float(p["lr"])
-    project = LoopProjector(radii(float(p["t"]), D), "dual", float(p["proj_tol"]))
+    project = loop_projector(n, N_HEAD, radii(float(p["t"]), D), "dual", float(p["proj_tol"]))
     G0 = alpha[:, None] * clients.grad(w0)
     state = {"hidden": w0[None, 0, :N_HIDDEN], "heads": w0[None, :, N_HIDDEN:],
              "y": G0[None, :, N_HIDDEN:]}

@@ -28,7 +28,7 @@ def test_scaled_dual_projection_is_the_exact_projection_onto_k_t():
     A = rng.standard_normal((n, 2))
     D = np.linalg.norm(A[:, None] - A[None], axis=-1)
     Z = 3 * rng.standard_normal((2, n, d))
-    base = syn.LoopProjector(radii(1.0, D), "dual", 1e-14)
+    base = syn.loop_projector(n, d, radii(1.0, D), "dual", 1e-14)
     c = np.sqrt(t)
     got = c * base(Z / c)
     exact = PairwiseConstraintSet(n, d, radii(t, D)).project_exact(Z).theta
@@ -188,4 +188,4 @@ def test_ifca_limit_is_a_fixed_point_of_assignment_and_cluster_optima():
 
 def test_loop_projector_rejects_an_unknown_method():
     with pytest.raises(ValueError, match="projection must be one of"):
-        syn.LoopProjector(np.ones(3), "admm", 1e-8)
+        syn.loop_projector(3, 2, np.ones(3), "admm", 1e-8)
