@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from pflbounds.symbolic.constants import CORE, get_constant
+from pflbounds.symbolic.catalog import applicable_relations
+from pflbounds.symbolic.constants import get_constant
 from pflbounds.symbolic.hidden import strip_hidden
-from pflbounds.symbolic.result import Condition, Derivation, Result
+from pflbounds.symbolic.result import Condition, Derivation, InstanceRelation, Result
 
 
 class HypothesisError(ValueError):
@@ -235,7 +236,7 @@ def resolve_inputs(
     for n, v in vals.items():
         if n in needed:
             get_constant(n, result.paper).check_value(v)
-    _check_mu_le_L(result, needed, vals)
+    check_relations(applicable_relations(result, form, part), vals)
     return vals, derived
 
 
@@ -258,21 +259,59 @@ def _check_agrees(dv: Derivation, matrices: Mapping[str, Any], vals: Mapping[str
         )
 
 
-def _check_mu_le_L(result: Result, needed: list[str], vals: Mapping[str, Any]) -> None:
-    """Refuse mu > L where both are the core constants: a mu-strongly convex function with an
-    L-Lipschitz gradient has mu <= L, so no instance has mu > L."""
-    if "mu" not in needed or "L" not in needed or "mu" not in vals or "L" not in vals:
-        return
-    if get_constant("mu", result.paper).paper != CORE or get_constant("L", result.paper).paper \
-            != CORE:
-        return
-    mu, L = np.asarray(vals["mu"], dtype=float), np.asarray(vals["L"], dtype=float)
-    bad = np.broadcast_to(mu > L * (1 + 1e-12), np.broadcast(mu, L).shape)
-    if np.any(bad):
-        raise InputError(
-            f"mu={_fmt(mu)} > L={_fmt(L)}: a mu-strongly convex function with L-Lipschitz "
-            "gradient has mu <= L (no instance has mu > L)"
-        )
+def check_relations(relations: list[InstanceRelation], values: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` on the first instance relation that the given values
+    violate (relations with a symbol not given are skipped): the point describes no instance,
+    and the message says why."""
+    for r in relations:
+        if not r.symbols <= set(values):
+            continue
+        ok, lhs, rhs = _holds(r.relation, values)
+        if np.all(ok):
+            continue
+        rel = r.relation
+        names = [str(rel.lhs), str(rel.rhs)]
+        if all(isinstance(side, sp.Symbol) for side in (rel.lhs, rel.rhs)):
+            negated = {"<=": ">", "<": ">=", ">=": "<", ">": "<=", "==": "!="}[rel.rel_op]
+            head = (f"{names[0]}={_fmt(values[names[0]])} {negated} "
+                    f"{names[1]}={_fmt(values[names[1]])}")
+        else:
+            used = sorted(r.symbols)
+            shown = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
+            label = f" [{r.label}]" if r.label else ""
+            head = (f"{sp.sstr(rel)}{label} fails: {shown} (left side {_fmt(lhs)}, right side "
+                    f"{_fmt(rhs)})")
+        raise InputError(f"{head}: {r.reason}")
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One thing an input point of a result must satisfy: an input's domain (``domain``), a
+    relation between constants that every instance satisfies (``instance``), or a side
+    condition of the result or of its form (``condition``)."""
+
+    kind: str
+    text: str
+    reason: str = ""
+    names: tuple[str, ...] = ()
+
+
+def hypotheses(result: Result, form: str | None = None) -> list[Hypothesis]:
+    """Everything an input point of ``result`` (one form) must satisfy, in the order it is
+    checked: each input's domain, the paper's instance relations over its inputs, then the
+    side conditions."""
+    from pflbounds.symbolic.constants import DOMAINS
+
+    out = []
+    for n in result.inputs(form):
+        c = get_constant(n, result.paper)
+        out.append(Hypothesis("domain", f"{n}: {DOMAINS[c.domain]}", c.meaning, (n,)))
+    for r in applicable_relations(result, form):
+        out.append(Hypothesis("instance", sp.sstr(r.relation), r.reason, tuple(sorted(r.symbols))))
+    for c in result.conditions_for(form):
+        names = tuple(sorted(s.name for s in c.relation.free_symbols))
+        out.append(Hypothesis("condition", sp.sstr(c.relation), c.label, names))
+    return out
 
 
 def evaluate(
@@ -301,6 +340,9 @@ def _feasible(result: Result, form: str | None, vals: Mapping[str, Any]) -> np.n
     ok = np.asarray(True)
     for c in result.conditions_for(form):
         ok = ok & _holds(c.relation, vals)[0]
+    for r in applicable_relations(result, form):
+        if r.symbols <= set(vals):
+            ok = ok & _holds(r.relation, vals)[0]
     return ok
 
 

@@ -53,6 +53,32 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class InstanceRelation:
+    """A relation between constants that every instance of a paper's hypotheses satisfies,
+    such as ``mu <= L`` (a mu-strongly convex function with an L-Lipschitz gradient has
+    mu <= L): an input point that violates it describes no instance, so every result whose
+    inputs include all of its symbols refuses that point, with ``reason``.
+
+    Declared once per paper (:meth:`~pflbounds.symbolic.builder.PaperBuilder.relation`), or in
+    the core for the core constants; unlike a :class:`Condition`, which is a side condition
+    of one result (a step-size rule), a relation belongs to the constants themselves.
+    """
+
+    relation: sp.Basic
+    reason: str
+    label: str = ""
+    paper: str = ""
+    """The declaring paper (``""`` for the core)."""
+
+    def __str__(self) -> str:
+        return self.label or sp.sstr(self.relation)
+
+    @property
+    def symbols(self) -> frozenset[str]:
+        return frozenset(s.name for s in self.relation.free_symbols)
+
+
+@dataclass(frozen=True)
 class Form:
     """One form of a result: a sympy expression (or named parts) with its own conditions."""
 
@@ -147,6 +173,10 @@ class Result:
     errata: tuple[Erratum, ...] = ()
     derivations: tuple[Derivation, ...] = ()
     notes: str = ""
+    example: Mapping[str, float] = field(default_factory=dict)
+    """A point that satisfies every hypothesis of every form (the inputs of all forms; a form
+    takes the ones it needs): ``show`` prints it as a command that runs, and the tests walk
+    each hypothesis from it."""
     relation: str = "<="
     """How the quantity relates to the form: ``<=`` (upper bound), ``>=`` (lower bound),
     ``=`` (identity, step-size rule, complexity count)."""
