@@ -382,6 +382,9 @@ def solve(
     fixed = tuple(c for c in result.conditions_for(form)
                   if var not in {s.name for s in c.relation.free_symbols})
     check_conditions(fixed, vals)  # conditions that no value of the unknown can repair
+    # and instance relations among the given inputs of the whole form (a part's own
+    # relations were checked above; the search below respects the whole form's)
+    check_relations(applicable_relations(result, form), vals)
     target = float(target)
     const = get_constant(var, result.paper)
     shape = np.broadcast(*[np.asarray(v, dtype=float) for v in vals.values()]).shape

@@ -70,6 +70,18 @@ def test_solve_respects_relations_over_the_unknown(paper):
     assert solve(r, "c", 10, mu=1, L=2, K=1, n=3).value == 1
 
 
+def test_solve_for_one_part_refuses_a_relation_broken_by_the_other_parts_inputs(paper):
+    P, _, _ = paper
+    c = P.constant("c", "clients sampled per round", "1", "positive_integer")  # the fixture's
+    n = P.constant("n", "clients", "1", "positive_integer")
+    two = P.result("two", "Two parts", Kind.UPPER_BOUND, "q", "1", "q <= ...",
+                   [P.form("printed", parts={"a": c / K, "b": n * 1})])
+    # n is an input of part b only: solving part a must still refuse c > n
+    with pytest.raises(InputError, match=r"c=5 > n=4: a round samples at most"):
+        solve(two, "K", 1.0, part="a", c=5, n=4)
+    assert solve(two, "K", 1.0, part="a", c=3, n=4).value == 3
+
+
 def test_paper_with_own_L_does_not_inherit_core_relation():
     P = PaperBuilder("ownlpaper")
     P.register("Own L", "Nobody (test fixture).")
