@@ -150,6 +150,11 @@ def paper_markdown(paper: str, suites: Mapping[str, Sequence[str]] | None = None
     out: list[str] = []
     add = out.append
     forms = [f for r in results for f in r.forms]
+    add("## From the code")
+    add("")
+    add("This part of the page is generated from the catalog and the check registry when "
+        "the guide is built.")
+    add("")
     add("| | |")
     add("|---|---|")
     add(f"| title | {text(info['title'])} |")
