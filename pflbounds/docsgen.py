@@ -34,12 +34,12 @@ def text(s: str) -> str:
 
 
 def code(s: str) -> str:
-    """``s`` as an inline code span (for formulas and ids); a backtick inside is doubled
-    around, and ``|`` escaped so that the span can sit in a table cell."""
+    """``s`` as an inline code span (for formulas and ids; a backtick inside gets a double
+    fence). Markdown's table rows do not split at a ``|`` inside a code span."""
     s = " ".join(str(s).split())
     fence = "``" if "`" in s else "`"
     pad = " " if "`" in s else ""
-    return f"{fence}{pad}{s}{pad}{fence}".replace("|", r"\|")
+    return f"{fence}{pad}{s}{pad}{fence}"
 
 
 def _key(full_id: str) -> str:
