@@ -52,6 +52,7 @@ def example_paper(tmp_path):
         code = files[f"pflbounds/papers/{PAPER}/{name}"]
         (pkg / name).write_text(code.replace(f"pflbounds.papers.{PAPER}", PAPER))
     sys.path.insert(0, str(tmp_path))
+    registry.load_papers()  # the real papers' checks belong to the state restored below
     state = registry.snapshot()
     loader.add_paper_package(PAPER)
     try:
