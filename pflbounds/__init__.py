@@ -13,7 +13,9 @@ from typing import Any
 __version__ = "0.1.0"
 """The package version (read by the build from here; a plain string keeps imports fast)."""
 
-_API = ("result", "results", "papers", "complexity", "check", "validate")
+_API = ("result", "results", "complexity", "check", "validate")
+"""``pflbounds.papers`` is the package of the papers: the list of papers is
+:func:`pflbounds.api.papers`."""
 __all__ = ["__version__", *_API]
 
 
