@@ -6,6 +6,13 @@ result's quantity); the report imports it from here.
 
 from __future__ import annotations
 
-from pflbounds.symbolic.plainmath import parse, to_mathtext, to_typst
+from pflbounds.symbolic.plainmath import (
+    declared_names,
+    notation_of,
+    parse,
+    to_mathtext,
+    to_typst,
+    to_typst_math,
+)
 
-__all__ = ["parse", "to_mathtext", "to_typst"]
+__all__ = ["declared_names", "notation_of", "parse", "to_mathtext", "to_typst", "to_typst_math"]

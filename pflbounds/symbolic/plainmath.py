@@ -7,21 +7,33 @@ text into prose and math runs; :func:`to_typst` turns it into Typst markup with 
 equations and :func:`to_mathtext` into a matplotlib label with ``$...$`` segments.
 
 The notation: ``x_i``, ``b_ij`` (two indices), ``x_{...}`` and ``x^{...}`` (grouped),
-``x^*``/``f_i*`` (a star), ``x_bar``/``b_hat_ij``/``O~(...)`` (accents), Greek letters by
-name (``eps`` for epsilon, ``grad`` for nabla), ``E[...]``/``P(...)`` (expectation,
-probability), ``<= >= != -> ~``, ``||x||`` (norm), ``1{...}`` (indicator), ``#{...}``
-(cardinality), ``ln exp min max sup inf sum sqrt ceil floor Tr``. Words that are not
-notation stay prose; a hyphen glued to a word (``mu-strongly``, ``eps-close``) is a hyphen.
+``x^*``/``f_i*`` (a star), ``x_bar``/``b_hat_ij``/``Fbar``/``O~(...)``/``Ω̃`` (accents),
+``cal(C)``/``Lcal`` (calligraphic), Greek letters by name (``eps`` for epsilon, ``lam`` for
+lambda, ``grad`` for nabla; ``sigma2`` is sigma squared but ``sigma2^2`` is sigma_2 squared),
+``E[...]``/``P(...)`` (expectation, probability), ``<= >= != -> ~``, ``||x||`` (norm),
+``<u, v>`` (inner product), ``(.)`` and ``||.||`` (a placeholder argument), ``1{...}``
+(indicator), ``#{...}`` (cardinality), ``T = inf`` (infinity), ``ln exp min max sup inf sum
+sqrt ceil floor Tr``. Words that are not notation stay prose; a hyphen glued to a word
+(``mu-strongly``, ``eps-close``) is a hyphen; ``'...'`` quotes are quotation marks.
+
+A paper's own constant names (``L1``, ``epsG``, ``lam_h``) are read as the symbols the paper
+declares for them (``L_1``, ``epsilon_G``, ``lambda_h``): pass ``paper=`` or typeset inside
+``with notation_of(paper):``. Names the generic rules read as ids (``A1``, ``P15``, ``C2``)
+stay ids unless the paper declares them as constants.
 The output always compiles: names Typst does not know become upright text.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["parse", "to_mathtext", "to_typst"]
+__all__ = ["declared_names", "notation_of", "parse", "to_mathtext", "to_typst",
+           "to_typst_math"]
 
 GREEK = frozenset(
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu "
@@ -29,24 +41,86 @@ GREEK = frozenset(
     "Sigma Upsilon Phi Psi Omega".split()
 )
 _TYPST_GREEK = {"varepsilon": "epsilon", "vartheta": "theta.alt", "varphi": "phi.alt"}
-_ALIAS = {"eps": "epsilon", "varepsilon": "epsilon", "grad": "nabla", "nabla": "nabla"}
+_ALIAS = {"eps": "epsilon", "varepsilon": "epsilon", "grad": "nabla", "nabla": "nabla",
+          "lam": "lambda", "lamda": "lambda"}
 _OPERATORS = frozenset("ln log exp sum prod lim det".split())
 _LIMIT_OPS = frozenset("min max sup inf argmin argmax".split())  # math only before ( { _
 _FUNCTIONS = frozenset("sqrt ceil floor".split())  # take their parenthesised argument
-_UPRIGHT = {"Tr": "Tr", "tr": "tr", "diag": "diag", "Diag": "Diag", "rank": "rank",
+_UPRIGHT = {"KL": "KL", "Tr": "Tr", "tr": "tr", "diag": "diag", "Diag": "Diag", "rank": "rank",
             "var": "Var", "Var": "Var", "Cov": "Cov"}
 _ACCENTS = {"hat": "hat", "bar": "overline", "tilde": "tilde"}
 _SUB_WORDS = frozenset(
     "eff max min sup inf loc glob tot opt avg lb ub LB UB mc th".split()
 )
+# A subscript run of these letters is a list of indices (b_ij, alpha_ik); other runs are a
+# word (sigma_suf, psi_bin, T_lo, D_KL).
+_INDEX_LETTERS = frozenset("ijklmnpqrstuvw")
+_RELATIONS = frozenset(("<=", ">=", "!=", "->", "=>", "<<", ">>", "<~", ">~"))
+_INFINITY = frozenset(("inf", "infinity", "oo"))
+_PLACEHOLDERS = {".": ("dot.c", r"\cdot "), "\u00b7": ("dot.c", r"\cdot "),
+                 "\u2026": ("dots.h", r"\ldots ")}  # f(.), ||.||, sqrt(…)
+# Combining accents after a letter (Ω̃, Õ once decomposed).
+_COMBINING = {"\u0302": "hat", "\u0303": "tilde", "\u0304": "overline", "\u0305": "overline"}
 _STOPWORDS = frozenset(
     "a an as at be by do eg et al go he ie if in is it me my no of ok on or so to up us "
     "vs we eq".split()
 )
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
-_OPS = ("<=", ">=", "!=", "->", "=>", "==", "||", "<", ">", "=", "+", "-", "*", "/", "|",
-        "~", ":", "!")
+_OPS = ("<=", ">=", "!=", "->", "=>", "==", "||", "<<", ">>", "<~", ">~", "<", ">", "=", "+",
+        "-", "*", "/", "|", "~", ":", "!")
+
+
+# ------------------------------------------------------------------ declared constant names
+_CURRENT_PAPER: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "plainmath_paper", default=None)
+_DECLARED_CACHE: dict[tuple[str | None, int], dict[str, tuple[str, str]]] = {}
+# A declared rendering is used in prose only when it is a symbol (a letter, a Greek letter,
+# cal(X), an accent, with sub- and superscripts): not an expression (norm(u)^2, f(v), a sum).
+_SYMBOL_OPENERS = re.compile(r"(?:_|\^|cal|hat|overline|tilde|bb)$")
+_ENGLISH_LIKE = re.compile(r"[a-z]{5,}")  # "clusters": a parameter name, and an English word
+
+
+def _symbol_like(typst: str) -> bool:
+    if not typst or re.search(r"[\s|\[\]]", typst):
+        return False
+    return all(_SYMBOL_OPENERS.search(typst[:j]) for j, ch in enumerate(typst) if ch == "(")
+
+
+def declared_names(paper: str | None) -> dict[str, tuple[str, str]]:
+    """``name -> (typst, latex)`` for the constants ``paper`` declares (and the shared core)
+    whose rendering is a symbol: ``L1 -> ("L_1", "L_1")``, ``epsG -> ("epsilon_G", ...)``.
+
+    Without a paper: the core constants only (a name means different things in different
+    papers: scott2024's C2 is an equation label, hanzely2023's a constant)."""
+    from pflbounds.symbolic.constants import all_constants
+
+    consts = all_constants(paper)
+    key = (paper, len(consts))
+    if key not in _DECLARED_CACHE:
+        table = {}
+        for name, c in consts.items():
+            if len(name) < 2 or _ENGLISH_LIKE.fullmatch(name) or not _symbol_like(c.typst):
+                continue
+            latex = c.latex if c.latex and not re.search(r"\s", c.latex) else ""
+            table[name] = (c.typst, latex)
+        _DECLARED_CACHE[key] = table
+    return _DECLARED_CACHE[key]
+
+
+@contextlib.contextmanager
+def notation_of(paper: str | None) -> Iterator[None]:
+    """Typeset with ``paper``'s constant names (the default of ``paper=`` inside the block)."""
+    token = _CURRENT_PAPER.set(paper)
+    try:
+        yield
+    finally:
+        _CURRENT_PAPER.reset(token)
+
+
+def _names(paper: str | None) -> dict[str, tuple[str, str]]:
+    paper = paper if paper is not None else _CURRENT_PAPER.get()
+    return declared_names(paper)
 
 
 @dataclass
@@ -59,6 +133,7 @@ class Atom:
     sup: list = field(default_factory=list)
     accent: str = ""
     primes: int = 0
+    decl: tuple[str, str] | None = None  # a declared constant: (typst, latex)
 
 
 @dataclass
@@ -74,6 +149,7 @@ class Group:
     open: str
     close: str
     items: list
+    math: bool = False  # the argument of sqrt(...): notation throughout
 
 
 @dataclass
@@ -86,6 +162,13 @@ class Script:
 
 # ----------------------------------------------------------------------------- scanning
 _IDENT = re.compile(r"[A-Za-z]+[0-9]*")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
+_ACCENTED = re.compile(r"([A-Za-z]+)(bar|hat|tilde)")
+_REF = re.compile(r"[A-Z]\.\d+(?:\.\d+)*(?![\w.])")  # Lemma C.2, Theorem B.1
+_UWORD = re.compile(r"(?:[^\W\d_][\u0300-\u036f]*)+")
+# 'quoted text': an opening quote not glued to a word on its left, a closing one not glued on
+# its right (apostrophes and primes stay: method's, mu', al.'s)
+_QUOTED = re.compile(r"(?<![\w')\].}])'(?=\S)(.+?)(?<=\S)'(?!\w)")
 _NUM = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _ATT_RUN = re.compile(r"-?[A-Za-z0-9]+")
 _CAL = re.compile(r"[A-Z]cal")
@@ -118,11 +201,12 @@ def _is_word(s: str) -> bool:
     return True
 
 
-def _scan_attachment(text: str, i: int) -> tuple[list, int]:
-    """The script after ``_`` or ``^`` at ``text[i]``: a brace group, a star or a run."""
+def _scan_attachment(text: str, i: int, names: dict) -> tuple[list, int]:
+    """The script after ``_`` or ``^`` at ``text[i]``: a brace group, a star or a run
+    (``g_w,m``: runs glued by commas are one list of indices)."""
     if i < len(text) and text[i] == "{":
         j = _balanced(text, i)
-        return _math_items(text[i + 1 : j - 1]), j
+        return _math_items(text[i + 1 : j - 1], names), j
     if i < len(text) and text[i] == "*":
         return [Tok("op", "*star")], i + 1
     if i < len(text) and text[i] == "(":
@@ -130,7 +214,7 @@ def _scan_attachment(text: str, i: int) -> tuple[list, int]:
         for j in range(i, len(text)):
             depth += {"(": 1, ")": -1}.get(text[j], 0)
             if depth == 0:
-                return _math_items(text[i + 1 : j]), j + 1
+                return _math_items(text[i + 1 : j], names), j + 1
         return [], i
     if i < len(text) and text[i] in "+-" and (i + 1 == len(text) or not text[i + 1].isalnum()):
         return [Tok("op", text[i])], i + 1
@@ -139,24 +223,145 @@ def _scan_attachment(text: str, i: int) -> tuple[list, int]:
         return [], i
     run = m.group(0)
     sign = [Tok("op", "-")] if run.startswith("-") else []
-    run = run.lstrip("-")
-    if m.end() < len(text) and text[m.end()] == "'":
-        return [*sign, _script_run(run), Tok("op", "'")], m.end() + 1
-    return [*sign, _script_run(run)], m.end()
+    items = [*sign, _script_run(run.lstrip("-"))]
+    end = m.end()
+    while end + 1 < len(text) and text[end] == "," and text[end + 1].isalnum() and not sign:
+        m = _ATT_RUN.match(text, end + 1)
+        items += [Tok("punct", ","), _script_run(m.group(0))]
+        end = m.end()
+    if end < len(text) and text[end] == "'":
+        return [*items, Tok("op", "'")], end + 1
+    return items, end
 
 
 def _script_run(run: str):
-    """``ij`` -> two indices, ``eff`` -> upright text, ``eps`` -> epsilon, ``-1`` -> -1."""
+    """``ij`` -> two indices, ``eff``/``suf`` -> upright text, ``eps`` -> epsilon, ``phi2`` ->
+    phi squared, ``-1`` -> -1."""
     if run.isdigit() or len(run) == 1:
         return Atom(run, "num" if run.isdigit() else "ident")
     if run in GREEK or run in _ALIAS:
         return Atom(run, "ident")
-    if run in _SUB_WORDS or len(run) > 3:
+    letters = run.rstrip("0123456789")
+    if letters in GREEK or letters in _ALIAS:
+        digits = run[len(letters):]
+        return Atom(letters, "ident", sup=[Atom("2", "num")]) if digits == "2" else \
+            Atom(letters, "ident", sub=[Atom(digits, "num")])
+    if run in _SUB_WORDS or len(run) > 3 or run.isalpha() and not set(run) <= _INDEX_LETTERS:
         return Tok("word", run)
     return Tok("indices", run)
 
 
-def _scan(text: str) -> list:
+def _quotes(text: str) -> str:
+    """ASCII quotation marks as typographic ones, so that a closing quote is not a prime."""
+    return _QUOTED.sub(lambda m: "\u2018" + m.group(1) + "\u2019", text)
+
+
+def _unicode_symbol(run: str) -> Atom | None:
+    """A standalone Greek letter or accented letter (``Ω``, ``Ω̃``, ``Õ``) as an atom."""
+    parts = unicodedata.normalize("NFD", run)
+    base, marks = parts[:1], parts[1:]
+    if len(marks) > 1 or (marks and marks not in _COMBINING):
+        return None
+    accent = _COMBINING.get(marks, "")
+    if base.isascii():
+        return Atom(base, "ident", accent=accent) if accent else None
+    words = unicodedata.name(base, "").split()
+    if words[:1] != ["GREEK"] or "LETTER" not in words:
+        return None
+    name = words[-1].lower()
+    name = {"lamda": "lambda"}.get(name, name)
+    name = name.capitalize() if "CAPITAL" in words else name
+    return Atom(name, "ident", accent=accent) if name in GREEK else None
+
+
+def _declared_at(text: str, i: int, names: dict) -> tuple[str, int] | None:
+    """The longest declared constant name starting at ``text[i]`` (``lam_h``, ``L1``)."""
+    m = _NAME.match(text, i)
+    if not m or not names:
+        return None
+    parts = m.group(0).split("_")
+    for k in range(len(parts), 0, -1):
+        name = "_".join(parts[:k])
+        if name in names:
+            return name, i + len(name)
+    return None
+
+
+def _scan_ident(text: str, i: int, names: dict) -> tuple[Atom | Tok, int]:
+    """An identifier at ``text[i]`` with its scripts, or a prose word."""
+    n = len(text)
+    start = i
+    m = _IDENT.match(text, i)
+    assert m is not None
+    word = m.group(0)
+    i = m.end()
+    if i < n and text[i].isalpha() and not text[i].isascii():  # Hölder, Rényi: prose
+        m2 = _UWORD.match(text, i)
+        return Tok("word", word + m2.group(0)), m2.end()
+    letters = word.rstrip("0123456789")
+    digits = word[len(letters):]
+    greek = letters in GREEK or letters in _ALIAS
+    wordy = (digits and not (greek or (len(letters) == 1 and letters.islower()))) or (
+        len(letters) > 2 and _is_word(letters))
+    pair = len(letters) == 2 and not digits and not greek and not _is_word(letters)
+    decl = _declared_at(text, start, names) if (wordy or pair) else None
+    accented = _ACCENTED.fullmatch(word)
+    if decl is not None:
+        atom = Atom(decl[0], "decl", decl=names[decl[0]])
+        i = decl[1]
+    elif accented and (accented.group(1) in GREEK or accented.group(1) in _ALIAS or (
+            len(accented.group(1)) == 1 and accented.group(2) != "hat")):
+        atom = Atom(accented.group(1), "ident", accent=_ACCENTS[accented.group(2)])
+    elif word == "cal" and re.match(r"\([A-Z]\)", text[i:i + 3]):
+        atom = Atom(text[i + 1] + "cal", "ident")
+        i += 3
+    elif pair and text.startswith("=", i) and not text.startswith("==", i):
+        return Tok("word", word), i  # lo=0.6: a parameter's name, not the product l o
+    elif word in ("floor", "ceil") and not text.startswith("(", i):
+        return Tok("word", word), i  # the noise floor: a word
+    elif wordy:
+        # A1, P15, SumLam2, bound_printed: an identifier or a word, not notation
+        m2 = _WORD_TAIL.match(text, i)
+        return Tok("word", word + m2.group(0)), m2.end()
+    else:
+        atom = Atom(letters, "ident")
+        if digits:
+            # sigma2, nu2, Delta2: the project's squares; sigma2^2 is sigma_2 squared
+            if greek and digits == "2" and not (i < n and text[i] == "^"):
+                atom.sup.append(Atom("2", "num"))
+            else:
+                atom.sub.append(Atom(digits, "num"))
+    while i < n and text[i] in "_^'":
+        if text[i] == "'":
+            if i + 1 < n and text[i + 1].isalpha():
+                break  # an apostrophe: method's
+            atom.primes += 1
+            i += 1
+            continue
+        script, j = _scan_attachment(text, i + 1, names)
+        if not script:
+            break
+        name = script[0].text if len(script) == 1 and isinstance(script[0], Tok) else ""
+        if text[i] == "_" and name in _ACCENTS and not atom.accent:
+            atom.accent = _ACCENTS[name]
+        else:
+            (atom.sub if text[i] == "_" else atom.sup).extend(script)
+        i = j
+    if i < n and text[i] == "*" and (i + 1 == n or not (text[i + 1].isalnum()
+                                                         or text[i + 1] in "({")):
+        atom.sup.insert(0, Tok("op", "*star"))
+        i += 1
+        while i < n and text[i] == "^":
+            script, i = _scan_attachment(text, i + 1, names)
+            atom.sup.extend(script)
+    if i < n and text[i] == "~" and not atom.accent and (
+            i + 1 == n or not (text[i + 1].isalnum() or text[i + 1] in "~{[")):
+        atom.accent = "tilde"  # O~(kappa), O~ alone, er~
+        i += 1
+    return atom, i
+
+
+def _scan(text: str, names: dict) -> list:
     """Flat token list: Atom, Tok."""
     out: list = []
     i, n = 0, len(text)
@@ -168,11 +373,15 @@ def _scan(text: str) -> list:
                 j += 1
             out.append(Tok("ws", " "))
             i = j
-        elif ch == "'" and i and text[i - 1].isalnum() and i + 1 < n and text[i + 1].isalpha():
+        elif ch == "'" and i and (text[i - 1].isalnum() or text[i - 1] in ".)") \
+                and i + 1 < n and text[i + 1].isalpha():
             m = re.compile(r"'[A-Za-z]+").match(text, i)
             out.append(Tok("word", m.group(0)))
             i = m.end()
         elif (m := _ABBREV.match(text, i)) and (i == 0 or not text[i - 1].isalnum()):
+            out.append(Tok("word", m.group(0)))
+            i = m.end()
+        elif (m := _REF.match(text, i)) and (i == 0 or not text[i - 1].isalnum()):
             out.append(Tok("word", m.group(0)))
             i = m.end()
         elif ch == '"':
@@ -181,61 +390,22 @@ def _scan(text: str) -> list:
             out.append(Tok("text", text[i:j]))
             i = j
         elif ch.isalpha() and ch.isascii():
-            m = _IDENT.match(text, i)
-            assert m is not None
-            word = m.group(0)
+            tok, i = _scan_ident(text, i, names)
+            out.append(tok)
+        elif ch.isalpha():
+            m = _UWORD.match(text, i)
+            symbol = _unicode_symbol(m.group(0)) if (
+                i == 0 or not text[i - 1].isalnum()) and (
+                m.end() == n or not text[m.end()].isalnum()) else None
+            out.append(symbol or Tok("word", m.group(0)))
             i = m.end()
-            letters = word.rstrip("0123456789")
-            digits = word[len(letters):]
-            atom = Atom(letters, "ident")
-            greek = letters in GREEK or letters in _ALIAS
-            if (digits and not (greek or (len(letters) == 1 and letters.islower()))) or (
-                    len(letters) > 2 and _is_word(letters)):
-                # A1, P15, SumLam2, bound_printed: an identifier or a word, not notation
-                m2 = _WORD_TAIL.match(text, i)
-                out.append(Tok("word", word + m2.group(0)))
-                i = m2.end()
-                continue
-            if digits:
-                if greek and digits == "2":  # sigma2, nu2, Delta2: the project's squares
-                    atom.sup.append(Atom("2", "num"))
-                else:
-                    atom.sub.append(Atom(digits, "num"))
-            while i < n and text[i] in "_^'":
-                if text[i] == "'":
-                    if i + 1 < n and text[i + 1].isalpha():
-                        break  # an apostrophe: method's
-                    atom.primes += 1
-                    i += 1
-                    continue
-                script, j = _scan_attachment(text, i + 1)
-                if not script:
-                    break
-                name = script[0].text if len(script) == 1 and isinstance(script[0], Tok) \
-                    else ""
-                if text[i] == "_" and name in _ACCENTS and not atom.accent:
-                    atom.accent = _ACCENTS[name]
-                else:
-                    (atom.sub if text[i] == "_" else atom.sup).extend(script)
-                i = j
-            if i < n and text[i] == "*" and (i + 1 == n or not (text[i + 1].isalnum()
-                                                                 or text[i + 1] in "({")):
-                atom.sup.insert(0, Tok("op", "*star"))
-                i += 1
-                while i < n and text[i] == "^":
-                    script, i = _scan_attachment(text, i + 1)
-                    atom.sup.extend(script)
-            if i < n - 1 and text[i] == "~" and text[i + 1] == "(":
-                atom.accent = "tilde"
-                i += 1
-            out.append(atom)
         elif ch in "0123456789":
             m = _NUM.match(text, i)
             assert m is not None
             atom = Atom(m.group(0), "num")
             i = m.end()
             while i < n and text[i] == "^":  # 10^6, 1 1^T, 2^-j
-                script, j = _scan_attachment(text, i + 1)
+                script, j = _scan_attachment(text, i + 1, names)
                 if not script:
                     break
                 atom.sup.extend(script)
@@ -244,7 +414,7 @@ def _scan(text: str) -> list:
         elif ch in "^_" and out and (isinstance(out[-1], Tok) and out[-1].text in ("||", "|")
                                     or isinstance(out[-1], Tok) and out[-1].kind == "close"
                                     or isinstance(out[-1], Script)):
-            script, j = _scan_attachment(text, i + 1)
+            script, j = _scan_attachment(text, i + 1, names)
             if script:
                 out.append(Script(ch, script))
                 i = j
@@ -274,33 +444,84 @@ def _scan(text: str) -> list:
     return out
 
 
+def _flatten(opener: str, items: list, closer: str = "") -> list:
+    """An unmatched bracket's items back as tokens."""
+    kind = "op" if opener in ("||", "<") else "punct"
+    return [Tok(kind, opener), *items, *([Tok("op", closer)] if closer else [])]
+
+
 def _nest(tokens: list) -> list:
-    """Match brackets into Groups (an unmatched bracket stays a token)."""
+    """Match brackets into Groups (an unmatched bracket stays a token). ``<u, v>`` (no space
+    inside the brackets, a comma between) is an inner product."""
     stack: list[tuple[str, list]] = [("", [])]
-    for t in tokens:
+    for k, t in enumerate(tokens):
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else None
         if isinstance(t, Tok) and t.kind == "op" and t.text == "||":
             if stack[-1][0] == "||":
                 opener, items = stack.pop()
-                stack[-1][1].append(Group("||", "||", items))
+                stack[-1][1].append(Group("||", "||", _tidy(items, True)))
             else:
                 stack.append(("||", []))
         elif isinstance(t, Tok) and t.kind == "open":
             stack.append((t.text, []))
-        elif isinstance(t, Tok) and t.kind == "close" and len(stack) > 1 \
-                and _CLOSE[t.text] == stack[-1][0]:
+        elif isinstance(t, Tok) and t.text == "<" and nxt is not None \
+                and not (isinstance(nxt, Tok) and nxt.kind == "ws"):
+            stack.append(("<", []))
+        elif isinstance(t, Tok) and t.text == ">" and stack[-1][0] == "<" and stack[-1][1] \
+                and not (isinstance(stack[-1][1][-1], Tok) and stack[-1][1][-1].kind == "ws"):
             opener, items = stack.pop()
-            stack[-1][1].append(Group(opener, t.text, items))
+            if any(isinstance(x, Tok) and x.text == "," for x in items):
+                stack[-1][1].append(Group("<", ">", _tidy(items, True)))
+            else:
+                stack[-1][1].extend(_flatten("<", items, ">"))
+        elif isinstance(t, Tok) and t.kind == "close" and any(
+                o == _CLOSE[t.text] for o, _ in stack[1:]):
+            while stack[-1][0] != _CLOSE[t.text]:  # an unclosed < or || inside: tokens
+                opener, items = stack.pop()
+                stack[-1][1].extend(_flatten(opener, items))
+            opener, items = stack.pop()
+            frame = stack[-1][1]
+            sqrt = bool(frame) and isinstance(frame[-1], Atom) and frame[-1].base == "sqrt"
+            frame.append(Group(opener, t.text, _tidy(items, True), math=sqrt))
         else:
             stack[-1][1].append(t)
     while len(stack) > 1:  # unclosed: flatten back
         opener, items = stack.pop()
-        stack[-1][1].extend([Tok("op" if opener == "||" else "punct", opener), *items])
-    return stack[0][1]
+        stack[-1][1].extend(_flatten(opener, items))
+    return _tidy(stack[0][1], False)
 
 
-def _math_items(text: str) -> list:
+def _tidy(items: list, in_group: bool) -> list:
+    """A lone ``.`` or ``·`` argument in a group is a placeholder (``(.)``, ``||.||``,
+    ``max(., x)``); ``inf``/``infinity`` after a relation is the symbol ∞."""
+    out = list(items)
+    for k in range(len(out) - 2, 0, -1):  # hat theta: an accent written before its symbol
+        x, nxt = out[k - 1], out[k + 1]
+        if isinstance(x, Tok) and x.kind == "word" and x.text in _ACCENTS and isinstance(
+                out[k], Tok) and out[k].kind == "ws" and isinstance(nxt, Atom) \
+                and nxt.kind == "ident" and not nxt.accent and _strength(nxt, None) == "S":
+            nxt.accent = _ACCENTS[x.text]
+            del out[k - 1 : k + 1]
+    solid = [k for k, x in enumerate(out) if not (isinstance(x, Tok) and x.kind == "ws")]
+    for pos, k in enumerate(solid):
+        x = out[k]
+        prev = out[solid[pos - 1]] if pos else None
+        nxt = out[solid[pos + 1]] if pos + 1 < len(solid) else None
+        if in_group and isinstance(x, Tok) and x.kind == "punct" and x.text in _PLACEHOLDERS:
+            if all(y is None or isinstance(y, Tok) and y.text == "," for y in (prev, nxt)):
+                out[k] = Tok("placeholder", x.text)
+        elif isinstance(prev, Tok) and prev.kind == "op" and prev.text in (
+                *_RELATIONS, "=", "<", ">", "-", "+") and (
+                isinstance(x, Tok) and x.kind == "word" and x.text == "infinity"
+                or isinstance(x, Atom) and x.kind == "ident" and x.base in _INFINITY
+                and not (x.sub or x.sup or x.accent) and not isinstance(nxt, Group)):
+            out[k] = Atom("oo", "ident")
+    return out
+
+
+def _math_items(text: str, names: dict) -> list:
     """Items of a text that is math throughout (inside a script)."""
-    return _nest(_scan(text))
+    return _nest(_scan(text, names))
 
 
 # ------------------------------------------------------------------------- classification
@@ -311,6 +532,8 @@ def _strength(item, nxt) -> str:
     if isinstance(item, Script):
         return "W"
     if isinstance(item, Atom):
+        if item.kind == "decl":
+            return "S"
         if item.kind == "num":
             return "S" if re.search("[eE]", item.base) or item.sup else "W"
         if item.sub or item.sup or item.accent or item.primes:
@@ -323,25 +546,29 @@ def _strength(item, nxt) -> str:
         return "_"
     if item.kind == "op":
         return "W"
-    if item.kind == "indices":
+    if item.kind in ("indices", "placeholder"):
         return "S"
     return "P"
 
 
 def _group_is_math(g: Group) -> bool:
-    if g.open == "||":
-        return True  # a norm: notation throughout (words inside become upright text)
+    if g.open in ("||", "<") or g.math:
+        return True  # a norm, an inner product: notation throughout
     kinds = set()
     items = g.items
+    article = False
     for k, it in enumerate(items):
         nxt = _next(items, k)
         s = _strength(it, nxt)
         if s == "P":
             if isinstance(it, Tok) and it.kind == "punct" and it.text in ",;.'":
                 continue
+            if isinstance(it, Atom) and it.base == "a":
+                article = True  # (1 - eta a): the symbol a, if nothing else is prose
+                continue
             return False
         kinds.add(s)
-    return "S" in kinds or "W" in kinds
+    return "S" in kinds if article else ("S" in kinds or "W" in kinds)
 
 
 def _next(items: list, k: int):
@@ -387,9 +614,11 @@ def _article(items: list, k: int) -> bool:
         isinstance(nxt, Atom) and nxt.base.islower() and _is_word(nxt.base))
 
 
-def parse(text: str) -> list[tuple[str, object]]:
-    """Segments ``("text", str)`` and ``("math", items)`` of a plain-notation text."""
-    return _segments(_nest(_scan(str(text))))
+def parse(text: str, paper: str | None = None) -> list[tuple[str, object]]:
+    """Segments ``("text", str)`` and ``("math", items)`` of a plain-notation text, with the
+    constant names ``paper`` declares (default: the paper of :func:`notation_of`)."""
+    text = _quotes(unicodedata.normalize("NFC", str(text)))
+    return _segments(_nest(_scan(text, _names(paper))))
 
 
 def _segments(items: list) -> list[tuple[str, object]]:
@@ -417,7 +646,9 @@ def _segments(items: list) -> list[tuple[str, object]]:
             run_marks = marks[k:j]
             nums = any(isinstance(x, Atom) and x.kind == "num" for x in run)
             ops = any(isinstance(x, Tok) and x.kind == "op" and x.text != "-" for x in run)
-            if "S" in run_marks or (nums and ops):
+            rel = any(isinstance(x, Tok) and x.kind == "op" and (
+                x.text in _RELATIONS or x.text in "<>") for x in run)
+            if "S" in run_marks or (nums and ops) or rel:
                 out.append(("math", run))
             else:
                 out.append(("text", _plain(run)))
@@ -473,6 +704,7 @@ def _atom_plain(a: Atom) -> str:
 # ------------------------------------------------------------------------------- Typst
 _TYPST_TEXT_SPECIAL = set("\\#$*_@<>[]`~=-+/")
 _TYPST_OPS = {"/": "\\/", "*": "dot", "*star": "*", "~": "tilde.op", "==": "=", "#": "\\#",
+              "<~": "lt.tilde", ">~": "gt.tilde",
               "'": "'"}
 
 
@@ -504,10 +736,12 @@ def _typst_ident(a: Atom, nxt) -> str:
         return _ALIAS[b]
     if b in GREEK:
         return _TYPST_GREEK.get(b, b)
-    if b == "E" and isinstance(nxt, Group) and nxt.open in ("[", "||"):
+    if b == "E" and isinstance(nxt, Group) and nxt.open in ("[", "||", "<"):
         return "EE"
     if b == "P" and isinstance(nxt, Group) and nxt.open == "(" and not a.sub:
         return "PP"
+    if b in ("oo", "in"):
+        return b  # infinity, element of
     if b in _OPERATORS or b in _FUNCTIONS or b in _LIMIT_OPS - {"argmin", "argmax"}:
         return b
     if b in ("argmin", "argmax"):
@@ -537,6 +771,10 @@ def _typst_script(items: list) -> str:
 def _typst_atom(a: Atom, nxt) -> str:
     if a.kind == "num":
         s = _typst_number(a.base)
+    elif a.decl is not None:
+        s = a.decl[0]
+        if (a.sub and "_" in s) or (a.sup and "^" in s) or (a.sup or a.sub) and "'" in s:
+            s = f"({s})"
     else:
         s = _typst_ident(a, nxt)
     if a.accent:
@@ -551,6 +789,7 @@ def _typst_atom(a: Atom, nxt) -> str:
 
 def _typst_items(items: list) -> str:
     parts: list[str] = []
+    skip: set[int] = set()
     for k, it in enumerate(items):
         nxt = items[k + 1] if k + 1 < len(items) else None
         if isinstance(it, Group):
@@ -560,6 +799,9 @@ def _typst_items(items: list) -> str:
             inner = _typst_items(it.items)
             if it.open == "||":
                 parts.append(f" #math.norm(${inner}$)")
+                continue
+            if it.open == "<":
+                parts.append(f" chevron.l {inner} chevron.r")
                 continue
             if prev == "sqrt":  # a nested equation: commas inside stay commas
                 parts[-1] = f" #math.sqrt(${inner}$)"
@@ -573,6 +815,13 @@ def _typst_items(items: list) -> str:
         elif isinstance(it, Script):
             parts.append(it.mark + _typst_script(it.items))
         elif isinstance(it, Atom):
+            if k in skip:
+                continue
+            after = _next(items, k)
+            if it.kind == "ident" and it.base == "sqrt" and isinstance(after, Atom):
+                parts.append(f" sqrt({_typst_atom(after, None)})")  # sqrt e
+                skip.add(items.index(after, k + 1))
+                continue
             if it.kind == "ident" and it.base in _FUNCTIONS and not isinstance(nxt, Group):
                 parts.append(" " + _typst_quote(it.base))
                 continue
@@ -583,8 +832,10 @@ def _typst_items(items: list) -> str:
             parts.append(" " + _TYPST_OPS.get(it.text, it.text))
         elif it.kind == "indices":
             parts.append(" " + " ".join(it.text))
+        elif it.kind == "placeholder":
+            parts.append(" " + _PLACEHOLDERS[it.text][0])
         elif it.kind == "word":
-            parts.append(" " + _typst_quote(it.text))
+            parts.append(" in" if it.text == "in" else " " + _typst_quote(it.text))
         elif it.kind == "text":
             parts.append(" " + _typst_quote(it.text.strip('"')))
         elif it.text in ",;.":
@@ -594,10 +845,11 @@ def _typst_items(items: list) -> str:
     return "".join(parts).strip()
 
 
-def to_typst(text: str) -> str:
-    """Typst markup for ``text``: prose escaped, notation as inline equations."""
+def to_typst(text: str, paper: str | None = None) -> str:
+    """Typst markup for ``text``: prose escaped, notation as inline equations (``paper``: whose
+    constant names to read, see :func:`parse`)."""
     out = []
-    for k, (kind, val) in enumerate(parse(text)):
+    for k, (kind, val) in enumerate(parse(text, paper)):
         if kind == "text":
             out.append(_typst_text(val, first=k == 0))
         else:
@@ -605,10 +857,20 @@ def to_typst(text: str) -> str:
     return "".join(out).strip()
 
 
+def to_typst_math(text: str, paper: str | None = None) -> str:
+    """``text`` inside a Typst equation: its math when it is notation throughout
+    (``E[F(x^K)] - F^*``), else the text as embedded content (``#[K such that $...$]``)."""
+    segments = parse(text, paper)
+    if len(segments) == 1 and segments[0][0] == "math":
+        return _typst_items(segments[0][1])
+    return "#[" + to_typst(text, paper) + "]"
+
+
 # ----------------------------------------------------------------------------- mathtext
 _MT_OPS = {"<=": r"\leq", ">=": r"\geq", "!=": r"\neq", "->": r"\to", "=>": r"\Rightarrow",
            "==": "=", "*": r"\cdot", "*star": "*", "||": r"\Vert", "~": r"\sim", "#": r"\#",
-           "'": r"\prime", "|": "|", ":": ":", "±": r"\pm"}
+           "'": r"\prime", "|": "|", ":": ":", "±": r"\pm", "<<": r"\ll", ">>": r"\gg",
+           "<~": r"\lesssim", ">~": r"\gtrsim"}
 
 
 def _mt_escape_text(s: str) -> str:
@@ -626,10 +888,12 @@ def _mt_ident(a: Atom, nxt) -> str:
         return r"\varepsilon" if _ALIAS[b] == "epsilon" else "\\" + _ALIAS[b]
     if b in GREEK:
         return r"\varepsilon" if b in ("epsilon", "varepsilon") else "\\" + b
-    if b == "E" and isinstance(nxt, Group) and nxt.open in ("[", "||"):
+    if b == "E" and isinstance(nxt, Group) and nxt.open in ("[", "||", "<"):
         return r"\mathbb{E}"
     if b == "P" and isinstance(nxt, Group) and nxt.open == "(" and not a.sub:
         return r"\mathbb{P}"
+    if b in ("oo", "in"):
+        return r"\infty" if b == "oo" else r"\in"
     if b in _OPERATORS or b in _LIMIT_OPS - {"argmin", "argmax"}:
         return "\\" + b
     if b in _UPRIGHT or b in ("argmin", "argmax"):
@@ -644,7 +908,11 @@ def _mt_ident(a: Atom, nxt) -> str:
 
 
 def _mt_atom(a: Atom, nxt) -> str:
-    s = a.base if a.kind == "num" else _mt_ident(a, nxt)
+    if a.decl is not None:
+        s = a.decl[1] or _mt_rm(a.base)
+        s = "{" + s + "}" if a.sub or a.sup or a.primes or a.accent else s
+    else:
+        s = a.base if a.kind == "num" else _mt_ident(a, nxt)
     if a.kind == "num":
         m = re.fullmatch(r"(\d+(?:\.\d+)?)[eE]([-+]?\d+)", s)
         if m:
@@ -661,6 +929,7 @@ def _mt_atom(a: Atom, nxt) -> str:
 
 def _mt_items(items: list) -> str:
     parts: list[str] = []
+    skip: set[int] = set()
     for k, it in enumerate(items):
         nxt = items[k + 1] if k + 1 < len(items) else None
         if isinstance(it, Group):
@@ -669,10 +938,10 @@ def _mt_items(items: list) -> str:
             if prev == "sqrt":
                 parts[-1] = r"\sqrt{" + inner + "}"
             elif prev in ("ceil", "floor"):
-                parts[-1] = rf"\l{prev}{inner}\r{prev}"
+                parts[-1] = rf"\l{prev} {inner}\r{prev} "
             else:
-                opener = {"{": r"\{", "||": r"\Vert "}.get(it.open, it.open)
-                closer = {"}": r"\}", "||": r"\Vert "}.get(it.close, it.close)
+                opener = {"{": r"\{", "||": r"\Vert ", "<": r"\langle "}.get(it.open, it.open)
+                closer = {"}": r"\}", "||": r"\Vert ", ">": r"\rangle "}.get(it.close, it.close)
                 if prev == "1" and it.open == "{":
                     parts[-1] = r"\mathbb{1}"
                 parts.append(opener + inner + closer)
@@ -681,6 +950,12 @@ def _mt_items(items: list) -> str:
         elif isinstance(it, Atom):
             if it.kind == "ident" and it.base in _FUNCTIONS and isinstance(nxt, Group):
                 parts.append(it.base)
+            elif k in skip:
+                continue
+            elif it.kind == "ident" and it.base == "sqrt" and isinstance(_next(items, k), Atom):
+                after = _next(items, k)
+                parts.append(r"\sqrt{" + _mt_atom(after, None) + "}")  # sqrt e
+                skip.add(items.index(after, k + 1))
             else:
                 atom = _mt_atom(it, _next(items, k))
                 parts.append(atom + " " if atom[-1:].isalpha() and "\\" in atom else atom)
@@ -691,6 +966,10 @@ def _mt_items(items: list) -> str:
             parts.append(op + " " if op[-1:].isalpha() else op)
         elif it.kind == "indices":
             parts.append(it.text)
+        elif it.kind == "placeholder":
+            parts.append(_PLACEHOLDERS[it.text][1])
+        elif it.kind == "word" and it.text == "in":
+            parts.append(r"\in ")
         elif it.kind in ("word", "text"):
             parts.append(_mt_rm(it.text.strip('"')))
         elif it.text in ",;.":
@@ -700,14 +979,15 @@ def _mt_items(items: list) -> str:
     return "".join(parts).strip()
 
 
-def to_mathtext(text: str) -> str:
-    """A matplotlib label for ``text``: notation in ``$...$`` (mathtext), prose as is.
+def to_mathtext(text: str, paper: str | None = None) -> str:
+    """A matplotlib label for ``text``: notation in ``$...$`` (mathtext), prose as is
+    (``paper``: whose constant names to read, see :func:`parse`).
 
     A text that already holds ``$`` is taken to be mathtext and returned unchanged."""
     if "$" in text:
         return text
     out = []
-    for kind, val in parse(text):
+    for kind, val in parse(text, paper):
         out.append(_mt_escape_text(val) if kind == "text"
                    else "$" + re.sub(" {2,}", " ", _mt_items(val)) + "$")
     return "".join(out).strip()
