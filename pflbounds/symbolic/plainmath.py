@@ -444,9 +444,13 @@ def _scan(text: str, names: dict) -> list:
     return out
 
 
+def _is_ws(t) -> bool:
+    return isinstance(t, Tok) and t.kind == "ws"
+
+
 def _flatten(opener: str, items: list, closer: str = "") -> list:
     """An unmatched bracket's items back as tokens."""
-    kind = "op" if opener in ("||", "<") else "punct"
+    kind = "op" if opener in ("||", "<", "|") else "punct"
     return [Tok(kind, opener), *items, *([Tok("op", closer)] if closer else [])]
 
 
@@ -464,6 +468,14 @@ def _nest(tokens: list) -> list:
                 stack.append(("||", []))
         elif isinstance(t, Tok) and t.kind == "open":
             stack.append((t.text, []))
+        elif isinstance(t, Tok) and t.kind == "op" and t.text == "|" and stack[-1][0] == "|" \
+                and stack[-1][1] and not _is_ws(stack[-1][1][-1]):
+            opener, items = stack.pop()  # |S_i|: an absolute value or a cardinality
+            stack[-1][1].append(Group("|", "|", _tidy(items, True)))
+        elif isinstance(t, Tok) and t.kind == "op" and t.text == "|" and nxt is not None \
+                and not _is_ws(nxt) and (k == 0 or _is_ws(tokens[k - 1])
+                                         or tokens[k - 1].kind in ("open", "op", "punct")):
+            stack.append(("|", []))
         elif isinstance(t, Tok) and t.text == "<" and nxt is not None \
                 and not (isinstance(nxt, Tok) and nxt.kind == "ws"):
             stack.append(("<", []))
@@ -598,7 +610,10 @@ def _is_hyphen(items: list, k: int) -> bool:
              and _strength(x, None) == "P"]
     if words:
         return True
-    return t.text == "-" and all(isinstance(x, Atom) and x.kind == "num" for x in (left, right))
+    return t.text == "-" and all(
+        isinstance(x, Atom) and x.kind == "num" or isinstance(x, Group) and x.open == "("
+        and len(x.items) == 1 and isinstance(x.items[0], Atom) and x.items[0].kind == "num"
+        for x in (left, right))  # 1.1-1.6, equations (27)-(28)
 
 
 def _article(items: list, k: int) -> bool:
@@ -802,6 +817,9 @@ def _typst_items(items: list) -> str:
                 continue
             if it.open == "<":
                 parts.append(f" chevron.l {inner} chevron.r")
+                continue
+            if it.open == "|":
+                parts.append(f" lr(| {inner} |)")
                 continue
             if prev == "sqrt":  # a nested equation: commas inside stay commas
                 parts[-1] = f" #math.sqrt(${inner}$)"
