@@ -61,6 +61,7 @@ def round_numbers(text: str, digits: int = SIGNIFICANT) -> str:
 _JSON_OBJECT = re.compile(r'\{"[^{}]*\}')
 # Python reprs that may sit in a measured detail: np.float64(0.5), a one-element tuple (2,)
 _NUMPY_SCALAR = re.compile(r"\bnp\.(?:float|int|uint)\d*\(([^()]*)\)")
+_BOOL_VALUE = re.compile(r"(\w=)(True|False)\b")  # a parameter written isotropic=True
 _ONE_TUPLE = re.compile(r"\(([-+]?\d[\d.]*),\s*\)")
 
 
@@ -91,7 +92,8 @@ def params_text(params: dict) -> str:
 def tidy_prose(text: str, digits: int = SIGNIFICANT) -> str:
     """Prose as the report prints it: JSON objects (``{"K":2000,"kappa":4.0}``) as
     ``{K=2000, kappa=4}`` (they can then break across lines), Python reprs of numbers and
-    one-element tuples as the numbers, and long decimals rounded."""
+    one-element tuples as the numbers, ``name=True``/``False`` as ``yes``/``no``, and long
+    decimals rounded."""
 
     def repl(m: re.Match[str]) -> str:
         try:
@@ -101,4 +103,5 @@ def tidy_prose(text: str, digits: int = SIGNIFICANT) -> str:
         return "{" + params_text(obj) + "}" if isinstance(obj, dict) else m.group(0)
 
     text = _NUMPY_SCALAR.sub(r"\1", _JSON_OBJECT.sub(repl, text))
+    text = _BOOL_VALUE.sub(lambda m: m.group(1) + ("yes" if m.group(2) == "True" else "no"), text)
     return round_numbers(_ONE_TUPLE.sub(r"\1", text), digits)

@@ -340,6 +340,9 @@ def _scan_ident(text: str, i: int, names: dict) -> tuple[Atom | Tok, int]:
             continue
         script, j = _scan_attachment(text, i + 1, names)
         if not script:
+            if text[i] == "^" and not atom.accent:
+                atom.accent = "hat"  # er^ beside er~: an accent written after its symbol
+                i += 1
             break
         name = script[0].text if len(script) == 1 and isinstance(script[0], Tok) else ""
         if text[i] == "_" and name in _ACCENTS and not atom.accent:
@@ -540,6 +543,9 @@ def _math_items(text: str, names: dict) -> list:
 def _strength(item, nxt) -> str:
     """S strong math, W weak (numbers, operators), P prose, _ space."""
     if isinstance(item, Group):
+        if item.open == "(" and len(item.items) == 1 and isinstance(item.items[0], Atom) \
+                and item.items[0].kind == "num" and not item.items[0].sup:
+            return "W"  # (27): an equation number, math only inside a formula
         return "S" if _group_is_math(item) else "P"
     if isinstance(item, Script):
         return "W"
