@@ -763,6 +763,9 @@ def _typst_ident(a: Atom, nxt) -> str:
         return "PP"
     if b in ("oo", "in"):
         return b  # infinity, element of
+    if b == "O" and not (a.sub or a.sup) and (
+            a.accent == "tilde" or isinstance(nxt, Group) and nxt.open == "("):
+        return "cal(O)"  # O(1/K), O~(kappa): the printers' calligraphic O
     if b in _OPERATORS or b in _FUNCTIONS or b in _LIMIT_OPS - {"argmin", "argmax"}:
         return b
     if b in ("argmin", "argmax"):
@@ -918,6 +921,9 @@ def _mt_ident(a: Atom, nxt) -> str:
         return r"\mathbb{P}"
     if b in ("oo", "in"):
         return r"\infty" if b == "oo" else r"\in"
+    if b == "O" and not (a.sub or a.sup) and (
+            a.accent == "tilde" or isinstance(nxt, Group) and nxt.open == "("):
+        return r"\mathcal{O}"
     if b in _OPERATORS or b in _LIMIT_OPS - {"argmin", "argmax"}:
         return "\\" + b
     if b in _UPRIGHT or b in ("argmin", "argmax"):

@@ -27,7 +27,7 @@ from pflbounds.symbolic import catalog
          "Each $f_i$ is $mu$\\-strongly convex and $L$\\-smooth; $kappa = L \\/ mu$."),
         ("b_ij^2 <= 4 mu eps", "$b_(i j)^2 <= 4 mu epsilon$"),
         ("x_bar and b_hat_ij and O~(kappa)",
-         "$overline(x)$ and $hat(b)_(i j)$ and $tilde(O) (kappa)$"),
+         "$overline(x)$ and $hat(b)_(i j)$ and $tilde(cal(O)) (kappa)$"),
         ("E||grad f(x)||^2", "$EE #math.norm($nabla f (x)$)^2$"),
         ("#{j : b_ij^2 <= 4 mu eps}", "$\\# \\{j : b_(i j)^2 <= 4 mu epsilon\\}$"),
         ("1{b_ij^2 < eps}", "$bb(1) \\{b_(i j)^2 < epsilon\\}$"),
@@ -101,11 +101,13 @@ NOTATIONS = [
      r"$M \sqrt{(\mathrm{KL}(Q \Vert P) + \mathrm{mean} b)/n}$"),
     # accents: hidden-constant markers keep theirs
     ("Õ(·): up to constants; Ω̃(·): at least", None,
-     "$tilde(O) (dot.c)$: up to constants; $tilde(Omega) (dot.c)$: at least",
-     r"$\tilde{O}(\cdot)$: up to constants; $\tilde{\Omega}(\cdot)$: at least"),
-    ("Omega~(1/eps), hidden in the O~ (every term)", None,
-     "$tilde(Omega) (1 \\/ epsilon)$, hidden in the $tilde(O)$ (every term)",
-     r"$\tilde{\Omega}(1/\varepsilon)$, hidden in the $\tilde{O}$ (every term)"),
+     "$tilde(cal(O)) (dot.c)$: up to constants; $tilde(Omega) (dot.c)$: at least",
+     r"$\tilde{\mathcal{O}}(\cdot)$: up to constants; $\tilde{\Omega}(\cdot)$: at least"),
+    ("Omega~(1/eps), O(1/K), hidden in the O~ (every term)", None,
+     "$tilde(Omega) (1 \\/ epsilon)$, $cal(O) (1 \\/ K)$, hidden in the $tilde(cal(O))$ "
+     "(every term)",
+     r"$\tilde{\Omega}(1/\varepsilon)$, $\mathcal{O}(1/K)$, hidden in the $\tilde{\mathcal{O}}$ "
+     "(every term)"),
     ("psibar_i, Fbar and hat theta, but that and what", None,
      "$overline(psi)_i$, $overline(F)$ and $hat(theta)$, but that and what",
      r"$\bar{\psi}_{i}$, $\bar{F}$ and $\hat{\theta}$, but that and what"),
