@@ -7,11 +7,12 @@ text into prose and math runs; :func:`to_typst` turns it into Typst markup with 
 equations and :func:`to_mathtext` into a matplotlib label with ``$...$`` segments.
 
 The notation: ``x_i``, ``b_ij`` (two indices), ``x_{...}`` and ``x^{...}`` (grouped),
-``x^*``/``f_i*`` (a star), ``x_bar``/``b_hat_ij``/``Fbar``/``O~(...)``/``Ω̃`` (accents),
-``cal(C)``/``Lcal`` (calligraphic), Greek letters by name (``eps`` for epsilon, ``lam`` for
-lambda, ``grad`` for nabla; ``sigma2`` is sigma squared but ``sigma2^2`` is sigma_2 squared),
-``E[...]``/``P(...)`` (expectation, probability), ``<= >= != -> ~``, ``||x||`` (norm),
-``<u, v>`` (inner product), ``(.)`` and ``||.||`` (a placeholder argument), ``1{...}``
+``x^*``/``f_i*`` (a star), ``x_bar``/``b_hat_ij``/``Fbar``/``hat theta``/``er~``/``er^``/
+``Õ``/``Ω̃`` (accents), ``cal(C)``/``Lcal`` (calligraphic; ``O(...)`` is the calligraphic O),
+Greek letters by name (``eps`` for epsilon, ``lam`` for lambda, ``grad`` for nabla; ``sigma2``
+is sigma squared but ``sigma2^2`` is sigma_2 squared), ``E[...]``/``P(...)`` (expectation,
+probability), ``<= >= != -> << >~ ~``, ``||x||`` (norm), ``|S|``, ``<u, v>`` (inner
+product), ``(.)``, ``||.||``, ``sqrt(…)`` (a placeholder argument), ``1{...}``
 (indicator), ``#{...}`` (cardinality), ``T = inf`` (infinity), ``ln exp min max sup inf sum
 sqrt ceil floor Tr``. Words that are not notation stay prose; a hyphen glued to a word
 (``mu-strongly``, ``eps-close``) is a hyphen; ``'...'`` quotes are quotation marks.
