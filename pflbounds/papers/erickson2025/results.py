@@ -225,4 +225,5 @@ ADMISSIBLE_S = result(
      form("corrected", CORRECTED_CONDITION, conditions=_S_CORR)],
     relation="<=", source="Theorem 4.3 proof, step 7 (digest §5.5)", hypotheses=(A4_1.id,),
     errata=(ERRATA["erratum3"], ERRATA["erratum4"]),
+    quantity_typst="eta L + 2 eta overline(c)",
 )
