@@ -378,8 +378,9 @@ def _print_evaluation(ev, args: argparse.Namespace) -> None:
     doc = ev.to_json()
     label = f"{doc['id']} [{doc['form']}]"
     if ev.solved_for:
+        end = f" ({ev.boundary})" if ev.boundary else ""
         print(f"{label}: smallest {ev.solved_for} with value <= {ev.target:g}: "
-              f"{_fmt_value(doc['value'])}")
+              f"{_fmt_value(doc['value'])}{end}")
     else:
         print(f"{label} = {_fmt_value(doc['value'])}")
     for n, d in doc.get("derived", {}).items():

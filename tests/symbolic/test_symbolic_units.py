@@ -182,6 +182,7 @@ _FAILING_PRINTED |= {  # scott2024: beta = 2 sqrt(c)/(k sqrt(T)) is a pure numbe
     # and P3 (the appendix's KL = alpha ||eta||^2)
     *(("scott2024.theorem3_1", f) for f in ("printed", "appendix", "proof", "rederived")),
     ("scott2024.theorem3_1_step", "printed"), ("scott2024.theorem3_1_T_min", "corrected"),
+    ("scott2024.theorem3_1_T_min", "explicit"),
     ("scott2024.lemmaC3_iterate", "printed"), ("scott2024.kl_gaussian", "printed"),
     ("scott2024.theorem3_2", "appendix")}
 
