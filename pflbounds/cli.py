@@ -542,12 +542,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _print_outcomes(outcomes) -> None:
+    """One line per outcome in the words of :mod:`pflbounds.checking.vocabulary`."""
+    from pflbounds.checking.vocabulary import outcome_line
+
     width = max(len(o.check_id) for o in outcomes)
     for o in outcomes:
-        mark = "ok " if o.as_expected else "!! "
-        margin = "" if o.margin is None else f" margin={o.margin:.3g}"
-        print(f"{mark}{o.check_id:<{width}}  {str(o.verdict.value):<13} "
-              f"(expected {o.expected.value}){margin}  {o.detail}")
+        print(outcome_line(o, width))
 
 
 SUITES_DIR = Path("validation")
