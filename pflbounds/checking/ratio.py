@@ -47,11 +47,7 @@ def format_ratio(ratio: float | None) -> str:
         return ">1e6"
     if r < CLIP_LOW:
         return "<1e-6"
-    text = f"{r:.3g}"
-    if "e" in text:  # 3.2e-05 -> 3.2e-5: shorter, and reads as a number
-        mant, exp = text.split("e")
-        text = f"{mant}e{int(exp)}"
-    return text
+    return _n(r)  # 3.2e-05 -> 3.2e-5: shorter, and reads as a number
 
 
 def _short(v: Any) -> str:
@@ -173,8 +169,13 @@ def outcome_ratios(outcome: Any) -> dict[str, ClaimRatio]:
     return {}
 
 
-def _g(x: float) -> str:
-    return format_ratio(x) if x > 0 else f"{x:.3g}"
+def _n(x: float) -> str:
+    """3 significant figures, a short exponent (``3e-12``, ``1.2e5``)."""
+    text = f"{float(x):.3g}"
+    if "e" in text:
+        mant, exp = text.split("e")
+        text = f"{mant}e{int(exp)}"
+    return text
 
 
 def _num(x: Any) -> float:
@@ -193,13 +194,13 @@ def _fit_statistic(outcome: Any) -> str:
     worst = max(fits, key=excess)
     noun = "contraction factor" if worst.get("axis") == "semilog" else "slope"
     est, lo, hi = (_num(worst.get(k)) for k in ("estimate", "lo", "hi"))
-    ci = f" [{lo:.3g}, {hi:.3g}]" if math.isfinite(lo) and math.isfinite(hi) and lo != hi else ""
-    claim = claim_text(worst, lambda x: f"{x:.3g}").replace("<=", "≤").replace(">=", "≥")
+    ci = f" [{_n(lo)}, {_n(hi)}]" if math.isfinite(lo) and math.isfinite(hi) and lo != hi else ""
+    claim = claim_text(worst, _n).replace("<=", "≤").replace(">=", "≥")
     where = ""
     if "point" in worst:
         where = where_text(outcome, int(worst["point"]))
     n = f" (worst of {len(fits)})" if len(fits) > 1 else ""
-    return f"{noun} {est:.3g}{ci} vs {claim}" + (f" at {where}" if where else "") + n
+    return f"{noun} {_n(est)}{ci} vs {claim}" + (f" at {where}" if where else "") + n
 
 
 def _identity_statistic(outcome: Any) -> str:
@@ -218,8 +219,8 @@ def _identity_statistic(outcome: Any) -> str:
     if worst < 0:
         return ""
     where = where_text(outcome, at)
-    tol_text = "" if tol is None else f" vs tolerance {float(tol):.3g}"
-    return f"max |residual| {worst:.3g}{tol_text}" + (f" at {where}" if where else "")
+    tol_text = "" if tol is None else f" vs tolerance {_n(float(tol))}"
+    return f"max |residual| {_n(worst)}{tol_text}" + (f" at {where}" if where else "")
 
 
 def _probability_statistic(outcome: Any) -> str:
@@ -234,8 +235,8 @@ def _probability_statistic(outcome: Any) -> str:
     x, n = _num(worst.get("violations")), _num(worst.get("count"))
     lo, hi, delta = (_num(worst.get(k)) for k in ("rate_lo", "rate_hi", "delta"))
     where = where_text(outcome, worst.get("point"))
-    return (f"{int(x)} of {int(n)} draws fail (rate in [{lo:.3g}, {hi:.3g}]) vs delta "
-            f"{delta:.3g}" + (f" at {where}" if where else ""))
+    return (f"{int(x)} of {int(n)} draws fail (rate in [{_n(lo)}, {_n(hi)}]) vs delta "
+            f"{_n(delta)}" + (f" at {where}" if where else ""))
 
 
 def kind_statistic(outcome: Any) -> str:
