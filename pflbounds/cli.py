@@ -931,12 +931,14 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
         except OSError as e:
             raise CliError(f"cannot write the results to {data_dir} ({e.strerror or e}); "
                            "nothing was changed there") from None
+    detail = getattr(args, "detail", "quick")
     command = " ".join(["pflbounds report", *([args.source] if args.source else []),
-                        "--out", str(out), *(["--audit", args.audit] if args.audit else [])])
+                        "--out", str(out), *(["--audit", args.audit] if args.audit else []),
+                        *(["--detail", detail] if detail != "quick" else [])])
     made_by = data_command(outcomes, results or data_dir,
                            suites_dir=suite.path.parent if suite and suite.path else "validation")
     report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
-                          data_command_line=made_by)
+                          data_command_line=made_by, detail=detail)
     try:
         pdf = write_report(report, out)
     except OSError as e:
@@ -1071,6 +1073,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--audit", metavar="DIR",
                    help="add the audit chapter from the files `pflbounds audit ...` wrote in DIR "
                         "(e.g. reports/audit)")
+    s.add_argument("--detail", choices=("quick", "full"), default="quick",
+                   help="quick (default): findings, controls, errata and a block for each claim "
+                        "that fails or has an erratum shown; full: also a detail appendix with "
+                        "a block for every other claim and each check's seed and hash")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("cache", help="show or clear the task cache")
