@@ -367,8 +367,11 @@ def _runtime(outcomes: Sequence[Any]) -> str:
     total = sum(float(getattr(o, "elapsed", 0.0) or 0.0) for o in outcomes)
     if not outcomes:
         return ""
+    if total < 0.05:
+        return (f"{len(outcomes)} checks, every task read from the task cache (no computation "
+                "in this run)")
     return (f"{total:.1f} s of computation for {len(outcomes)} checks (summed over workers; "
-            "tasks read from the task cache count the time they took when computed)")
+            "tasks read from the task cache count nothing)")
 
 
 def _seeds(outcomes: Sequence[Any]) -> str:

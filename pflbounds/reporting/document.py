@@ -403,9 +403,9 @@ class _Writer:
             "Each check gives a *claim verdict* to each claim it tests (an erratum check tests "
             f"two, its printed side and the corrected form): {verdicts}. "
             "A verdict is marked #unexpected[...] only when it differs from what its check "
-            "expects: a regression of pflbounds. In a claim's block the corrected form shows "
-            "what it changes #added($x$) in the paper's form (red bar), where what it replaces "
-            "is struck #removed($x$).",
+            "expects: a regression of pflbounds. In a claim's block the corrected form (green "
+            "bar) highlights what it changes #added($x$), and the paper's form it is compared "
+            "with (red bar) strikes what is replaced #removed($x$).",
             "",
             f"*Status* of a paper's claim in the findings, as printed and corrected: {status}. "
             f"*Ratio*: {_e(RATIO)}. Rate, scaling, identity and probability checks give their "
