@@ -122,6 +122,22 @@ def default_unchecked(kind: str) -> str:
     return _DEFAULT_UNCHECKED.get(kind, "no check yet")
 
 
+_SHORT_UNCHECKED = {"identity": "a definition", "step-size rule": "a step-size rule",
+                    "complexity": "a derived count"}
+
+
+def short_unchecked(results: Sequence[ResultBlock]) -> str:
+    """Why a claim has no check, in a few words for the findings table: the encoding's own
+    reason (cut short), else its kind's."""
+    own = next((r.unchecked for r in results if r.unchecked), "")
+    if own:
+        return one_line(first_sentence(own), 48)
+    kinds = {r.kind for r in results}
+    if len(kinds) == 1:
+        return _SHORT_UNCHECKED.get(kinds.pop(), "no check yet")
+    return "no check yet"
+
+
 @dataclass
 class Status:
     """A claim's status in one column: a word of ``CLAIM_STATUS`` and the text shown."""
@@ -247,7 +263,8 @@ def _side_status(items: Sequence[tuple[VerdictRow, ClaimVerdict]], dims: Sequenc
         ratios = [c.ratio for _, c in items if c.ratio is not None]
         text = "holds"
         if ratios:
-            text += f": ratio ≤ {format_ratio(max(ratios))}"
+            worst = format_ratio(max(ratios))
+            text += f": ratio {worst}" if worst[0] in "<>" else f": ratio ≤ {worst}"
         return Status("holds", text)
     if not has_form:
         return Status("no corrected form", "—")
@@ -255,7 +272,7 @@ def _side_status(items: Sequence[tuple[VerdictRow, ClaimVerdict]], dims: Sequenc
         return Status("not run")
     if other_side:
         return Status("not checked", "not checked directly")
-    return Status("not checked")
+    return Status("not checked", "not checked" + (f": {unchecked}" if unchecked else ""))
 
 
 def _finding(paper_id: str, name: str, results: list[ResultBlock], rows: list[VerdictRow],
@@ -273,7 +290,8 @@ def _finding(paper_id: str, name: str, results: list[ResultBlock], rows: list[Ve
     unchecked = next((r.unchecked for r in results if r.unchecked), "")
     if not unchecked and results and not any(r.checks for r in results):
         unchecked = default_unchecked(results[0].kind)
-    f.printed = _side_status(paper, dims_p, True, not_run, bool(corr), unchecked)
+    f.printed = _side_status(paper, dims_p, True, not_run, bool(corr),
+                             short_unchecked(results) if results else "")
     f.corrected = _side_status(corr, dims_c, has_corr, not_run, False, "")
     f.reason = _reason(f, paper + corr, dims_p + dims_c, unchecked, not_run)
     return f

@@ -454,10 +454,19 @@ class _Writer:
                            ("not run", "Checks not in this run"),
                            ("inconclusive", "Inconclusive"), ("error", "Error")):
             names = [f for f in fs if not f.tabled and f.printed.word == word]
-            if names:
+            if not names:
+                continue
+            if word == "not checked":  # grouped by why, in a few words (in full: Appendix A)
+                why: dict[str, list[ClaimFinding]] = {}
+                for f in names:
+                    why.setdefault(f.printed.text.partition(": ")[2] or "no check yet",
+                                   []).append(f)
+                text = "; ".join(", ".join(self._link(f.anchor, _e(f.name)) for f in group)
+                                 + f" #muted[({_e(reason)})]" for reason, group in why.items())
+                lines.append(f"*{lead}* (#link(<unchecked>)[Appendix A]): {text}.")
+            else:
                 text = ", ".join(self._link(f.anchor, _e(f.name)) for f in names)
-                where = " (why: #link(<unchecked>)[Appendix A])" if word == "not checked" else ""
-                lines.append(f"*{lead}*{where}: {text}.")
+                lines.append(f"*{lead}*: {text}.")
         sev = Counter(e.severity for e in s.errata)
         status = Counter(e.status for e in s.errata if e.severity == "substantive")
         if s.errata:

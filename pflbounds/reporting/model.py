@@ -3,7 +3,9 @@
 These dataclasses are the contract between the rest of pflbounds and the reporting layer:
 the checking engine and the paper modules fill them with plain values (strings, numbers,
 lists), and :mod:`pflbounds.reporting.pdf` turns them into a PDF. Nothing here imports the
-rest of the package, so a report can be built, tested and regenerated from plain data.
+rest of the package but the vocabulary (:mod:`pflbounds.checking.vocabulary`, for the claim
+verdicts and erratum statuses it derives), so a report can be built, tested and regenerated
+from plain data.
 
 Conventions
 -----------
