@@ -543,12 +543,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _print_outcomes(outcomes) -> None:
+    """One line per outcome in the words of :mod:`pflbounds.checking.vocabulary`."""
+    from pflbounds.checking.vocabulary import outcome_line
+
     width = max(len(o.check_id) for o in outcomes)
     for o in outcomes:
-        mark = "ok " if o.as_expected else "!! "
-        margin = "" if o.margin is None else f" margin={o.margin:.3g}"
-        print(f"{mark}{o.check_id:<{width}}  {str(o.verdict.value):<13} "
-              f"(expected {o.expected.value}){margin}  {o.detail}")
+        print(outcome_line(o, width))
 
 
 SUITES_DIR = Path("validation")
@@ -932,12 +932,14 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
         except OSError as e:
             raise CliError(f"cannot write the results to {data_dir} ({e.strerror or e}); "
                            "nothing was changed there") from None
+    detail = getattr(args, "detail", "quick")
     command = " ".join(["pflbounds report", *([args.source] if args.source else []),
-                        "--out", str(out), *(["--audit", args.audit] if args.audit else [])])
+                        "--out", str(out), *(["--audit", args.audit] if args.audit else []),
+                        *(["--detail", detail] if detail != "quick" else [])])
     made_by = data_command(outcomes, results or data_dir,
                            suites_dir=suite.path.parent if suite and suite.path else "validation")
     report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
-                          data_command_line=made_by)
+                          data_command_line=made_by, detail=detail)
     try:
         pdf = write_report(report, out)
     except OSError as e:
@@ -1072,6 +1074,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--audit", metavar="DIR",
                    help="add the audit chapter from the files `pflbounds audit ...` wrote in DIR "
                         "(e.g. reports/audit)")
+    s.add_argument("--detail", choices=("quick", "full"), default="quick",
+                   help="quick (default): findings, controls, errata and a block for each claim "
+                        "that fails or has an erratum shown; full: also a detail appendix with "
+                        "a block for every other claim and each check's seed and hash")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("cache", help="show or clear the task cache")

@@ -7,6 +7,7 @@ from typing import Any
 
 from pflbounds.checking.jsonsafe import decode_array, decode_float, to_jsonable
 from pflbounds.checking.kinds import CheckKind, Verdict
+from pflbounds.checking.vocabulary import derive_claims
 
 _FIT_ARRAYS = ("ks", "x", "cost")
 _POINT_PLAIN = ("params", "point")
@@ -22,7 +23,10 @@ class Outcome:
     margin. ``evidence``: one dict per grid point with ``point``, ``params`` and arrays
     (``ks``, ``mean``, ``lo``, ``hi``, ``bound`` ... and any extra evidence). ``fits``: the
     slope fits of rate and scaling checks. ``elapsed``: seconds spent in the check's tasks
-    (summed over workers). ``timestamp``: UTC time of aggregation (ISO 8601).
+    (summed over workers). ``timestamp``: UTC time of aggregation (ISO 8601). ``claims``: the
+    verdict of each claim the check tests, form -> verdict (two for an erratum check: its
+    printed side and ``corrected``; :mod:`pflbounds.checking.vocabulary`); the report and the
+    command line speak of these, ``verdict`` is what is matched against ``expected``.
     """
 
     check_id: str
@@ -42,11 +46,13 @@ class Outcome:
     title: str = ""
     fits: list[dict[str, Any]] = field(default_factory=list)
     timestamp: str = ""
+    claims: dict[str, Verdict] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.kind = CheckKind(self.kind)
         self.verdict = Verdict(self.verdict)
         self.expected = Verdict(self.expected)
+        self.claims = {str(k): Verdict(v) for k, v in (self.claims or {}).items()}
 
     @property
     def as_expected(self) -> bool:
@@ -73,7 +79,11 @@ class Outcome:
         kw["elapsed"] = float(decode_float(kw.get("elapsed", 0.0)))
         kw["evidence"] = [_decode_point(p) for p in data.get("evidence", [])]
         kw["fits"] = [_decode_fit(f) for f in data.get("fits", [])]
-        return cls(**kw)
+        out = cls(**kw)
+        if not out.claims:  # saved before outcomes carried their claim verdicts
+            out.claims = derive_claims(out.kind, (out.config or {}).get("form"), out.verdict,
+                                       out.detail)
+        return out
 
 
 def _decode_point(p: dict[str, Any]) -> dict[str, Any]:

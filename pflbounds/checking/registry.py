@@ -140,6 +140,13 @@ def _unknown_message(check_id: str) -> str:
     return msg
 
 
+def loaded_checks(paper: str | None = None) -> list[Check]:
+    """The checks registered so far, sorted by id, optionally of one paper; unlike
+    :func:`all_checks`, loads no paper."""
+    out = sorted(_CHECKS.values(), key=lambda c: c.id)
+    return [c for c in out if paper is None or c.paper == paper]
+
+
 def all_checks(paper: str | None = None) -> list[Check]:
     """All registered checks (papers loaded), sorted by id, optionally of one paper."""
     load_papers()

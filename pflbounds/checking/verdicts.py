@@ -25,7 +25,9 @@ Semantics (see also :mod:`pflbounds.checking.statistics` for the intervals):
   interval straddles the band). Margin: ``tolerance / max residual``.
 * ``erratum``: the bound_holds test applied to ``bound_printed`` and ``bound_corrected``:
   CONFIRMED if the printed bound is VIOLATED and the corrected one HOLDS, NOT_CONFIRMED if the
-  printed bound HOLDS, INCONCLUSIVE otherwise. Margin: that of the printed bound.
+  printed bound HOLDS, INCONCLUSIVE otherwise. Margin: that of the printed bound. The two
+  family verdicts are the claim verdicts of the printed side and of the corrected form
+  (``Evaluation.claims``); CONFIRMED is only what the check expects.
 
 * per-replica bounds (``bound_mode`` paired or per_replica) and ``holds_with_probability``:
   see :mod:`pflbounds.checking.replica_verdicts`.
@@ -57,6 +59,7 @@ from pflbounds.checking.statistics import (
     one_sided_limits,
     t_quantile,
 )
+from pflbounds.checking.vocabulary import claims_of
 
 
 @dataclass
@@ -73,6 +76,10 @@ class Evaluation:
     suite-level correction counts (see :mod:`pflbounds.running.multiplicity`)."""
     rejections: int = 0
     """Of those, the comparisons whose whole interval lies on the violating side."""
+    claims: dict[str, Verdict] = field(default_factory=dict)
+    """The verdict of each claim (form) the check tests
+    (:func:`pflbounds.checking.vocabulary.claims_of`): one for most kinds, the printed side and
+    the corrected form for an erratum check."""
 
 
 @dataclass
@@ -602,6 +609,8 @@ def evaluate(
     tally = Tally()
     ev_ = _evaluate(check, evidence, params, alpha, tally)
     ev_.comparisons, ev_.rejections = tally.comparisons, tally.rejections
+    if not ev_.claims:
+        ev_.claims = claims_of(check.kind, check.form, ev_.verdict)
     return ev_
 
 
@@ -691,7 +700,8 @@ def _evaluate(
         for i, d in enumerate(points):
             d["bound_printed"] = ms[i].unflat(all_bounds["bound_printed"][i])
             d["bound_corrected"] = ms[i].unflat(all_bounds["bound_corrected"][i])
-        return Evaluation(verdict, printed.margin, detail, points)
+        claims = claims_of(kind, check.form, verdict, printed.verdict, corrected.verdict)
+        return Evaluation(verdict, printed.margin, detail, points, claims=claims)
 
     if kind is CheckKind.RATE:
         fits = rate_fits(check, ms, evidence, alpha)

@@ -12,12 +12,14 @@ from typing import Any
 
 _WHERE = {
     "build_document": "document",
+    "paper_findings": "claims",
     "escape_markup": "escape",
     "plan_figures": "figures",
     "render_plot": "figures",
     "write_plot_csv": "figures",
     "VERDICTS": "model",
     "AssumptionRow": "model",
+    "ClaimVerdict": "model",
     "ErratumBlock": "model",
     "FormBlock": "model",
     "PaperSection": "model",

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from pflbounds import __version__
+from pflbounds.reporting.claims import CORRECTED_FORMS, LONG_QUANTITY
 from pflbounds.reporting.model import (
     AssumptionRow,
+    ClaimVerdict,
     ErratumBlock,
     FormBlock,
     PaperSection,
@@ -31,6 +33,7 @@ from pflbounds.reporting.model import (
     VerdictRow,
 )
 from pflbounds.reporting.numbers import round_numbers
+from pflbounds.reporting.prose import for_reader
 from pflbounds.symbolic import catalog
 from pflbounds.symbolic.printing import typst_expr
 
@@ -57,13 +60,24 @@ def table_from_dict(d: dict[str, Any]) -> ValueTable:
                       rows=[list(r) for r in d.get("rows", [])], caption=d.get("caption", ""))
 
 
-def _figures(outcome, check) -> tuple[list[PlotSpec], list[ValueTable]]:
+_PART = re.compile(r"\s*\((\d+)/(\d+)\)\s*$")
+
+
+def _figures(outcome, check, max_plots: int = MAX_PLOTS_PER_CHECK
+             ) -> tuple[list[PlotSpec], list[ValueTable]]:
+    """The figures and value tables of an outcome; at most ``max_plots`` figures, whose
+    titles number their parts among the figures kept (never "(1/4)" of two)."""
     from pflbounds.reporting.outcome_figures import figures_for
 
     specs = figures_for(outcome, check)
-    plots = [plot_from_dict(p) for p in specs if p.get("kind") != "table"]
+    plots = [plot_from_dict(p) for p in specs if p.get("kind") != "table"][:max_plots]
     tables = [table_from_dict(p) for p in specs if p.get("kind") == "table"]
-    return plots[:MAX_PLOTS_PER_CHECK], tables
+    for p in plots:
+        p.title, p.caption = for_reader(_PART.sub("", p.title)), for_reader(p.caption)
+    _numbered(plots)
+    for t in tables:
+        t.title, t.caption = for_reader(_PART.sub("", t.title)), for_reader(t.caption)
+    return plots, tables
 
 
 def _hidden(form) -> list[str]:
@@ -80,26 +94,102 @@ def _hidden(form) -> list[str]:
     return out
 
 
-def _result_block(r) -> ResultBlock:
+_UNIT_POWERS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _unit(text: str) -> str:
+    """``[f]^2*[x]^-2`` as ``[f]²·[x]⁻²``."""
+    text = re.sub(r"\^(-?\d+)", lambda m: m.group(1).translate(_UNIT_POWERS), text)
+    return text.replace("*", "·")
+
+
+def dimension_problem(result, form: str) -> str:
+    """"" when the form is unit-consistent (or stated in normalised units, or its units are
+    not declared), else what is wrong, in one short sentence."""
+    from pflbounds.symbolic.units import DimensionError
+
+    if result.forms[form].normalized:
+        return ""
+    try:
+        result.dimension_check(form)
+    except DimensionError as e:
+        msg = str(e)
+        m = re.search(r"has unit (\S+), but the quantity .* has unit (\S+)$", msg)
+        if m:
+            return f"{form}: unit {_unit(m.group(1))} where the quantity has {_unit(m.group(2))}"
+        m = re.match(r"a (sum|relation) mixes units (\S+) and (\S+)", msg)
+        if m:
+            return f"{form}: a {m.group(1)} adds {_unit(m.group(2))} to {_unit(m.group(3))}"
+        m = re.match(r"argument of (\w+) has unit (\S+)", msg)
+        if m:
+            return f"{form}: the argument of {m.group(1)} has unit {_unit(m.group(2))}"
+        return f"{form}: not unit-consistent"
+    except Exception:  # noqa: BLE001 - a unit pflbounds cannot analyse is not a finding
+        return ""
+    return ""
+
+
+def _marks(r) -> dict[str, tuple[str, str, str]]:
+    """``{form: (marked math, compared with, the changed parts only)}`` for the corrected
+    form and the paper's form closest to it (the last empty unless some parts are equal)."""
+    from pflbounds.reporting.changes import closest_form, marked_pair
+
+    if "corrected" not in r.forms:
+        return {}
+    other = closest_form(r, "corrected", [f for f in r.forms if f not in CORRECTED_FORMS])
+    if other is None:
+        return {}
+    try:
+        old, new = marked_pair(r, other, "corrected")
+    except Exception:  # noqa: BLE001 - unmarked forms are still shown
+        return {}
+    if not new:
+        return {}
+    out = {other: (old, "corrected", ""), "corrected": (new, other, "")}
+    if len(r.form("corrected").exprs) > 1:
+        o2, n2 = marked_pair(r, other, "corrected", changed_only=True)
+        if o2 != old:
+            out = {other: (old, "corrected", o2), "corrected": (new, other, n2)}
+    return out
+
+
+def _short_lhs(r, math: str) -> str:
+    """``math`` with a long quantity in words, the left-hand side of every part, as Q."""
+    if r.extra.get("quantity_typst") or len(r.quantity) <= LONG_QUANTITY:
+        return math
+    quoted = '"' + r.quantity.replace('"', "'") + '"'
+    return math.replace(quoted + " ", "Q ")
+
+
+def _result_block(r, checks: list[str]) -> ResultBlock:
+    marks = {k: tuple(_short_lhs(r, m) for m in v[:1]) + v[1:2] + (_short_lhs(r, v[2]),)
+             for k, v in _marks(r).items()}
     forms = []
     for name, f in r.forms.items():
-        note = f.note
+        note = for_reader(f.note)
         if f.normalized:
             note = (note + " " if note else "") + f"(Normalised units: {f.normalized}.)"
+        marked, other, changed = marks.get(name, ("", "", ""))
         forms.append(FormBlock(
-            name=name, typst=r.typst(name), note=note, hidden_constants=_hidden(f),
+            name=name, typst=_short_lhs(r, r.typst(name)), note=note, hidden_constants=_hidden(f),
             conditions=[typst_expr(c.relation, r.paper) for c in f.conditions],
+            marked=marked, compared_with=other, dimension=dimension_problem(r, name),
+            marked_changed=changed,
         ))
     return ResultBlock(
-        id=r.id, label=r.label, kind=str(r.kind), quantity=r.quantity, statement=r.statement,
-        hypotheses=list(r.hypotheses),
+        id=r.id, label=r.label, kind=str(r.kind), quantity=r.quantity,
+        statement=for_reader(r.statement), hypotheses=list(r.hypotheses),
         conditions=[typst_expr(c.relation, r.paper) for c in r.conditions],
         forms=forms, errata_ids=[e.id for e in r.errata],
-        quantity_typst=r.extra.get("quantity_typst", ""),
+        quantity_typst=r.extra.get("quantity_typst", ""), unchecked=for_reader(r.unchecked),
+        checks=checks, notes=for_reader(r.notes),
     )
 
 
-def _verdict_row(o, check) -> VerdictRow:
+def _verdict_row(o, check, errata_ids: list[str]) -> VerdictRow:
+    from pflbounds.checking.ratio import kind_statistic, outcome_ratios
+    from pflbounds.checking.vocabulary import derive_claims, expected_claims
+
     try:
         plots, tables = _figures(o, check)
     except Exception:  # noqa: BLE001 - a report without a figure beats no report
@@ -110,15 +200,29 @@ def _verdict_row(o, check) -> VerdictRow:
         # one formula ("at point 0" + "n = 3" typesets as 0n = 3)
         end = "" if not detail or detail[-1] in ".;:!?" else "."
         detail = f"{detail}{end} {check.description}".lstrip()
+    form = (check.form if check else None) or (o.config or {}).get("form") or "printed"
+    claims = o.claims or derive_claims(o.kind, form, str(o.verdict.value), o.detail)
+    want = expected_claims(o.kind, form, str(o.expected.value))
+    try:
+        ratios = outcome_ratios(o)
+        statistic = kind_statistic(o)
+    except Exception:  # noqa: BLE001 - evidence the ratio cannot read: no ratio shown
+        ratios, statistic = {}, ""
+    cvs = [ClaimVerdict(f, str(v.value if hasattr(v, "value") else v), want.get(f, ""),
+                        ratios[f].ratio if f in ratios else None,
+                        ratios[f].where if f in ratios else "")
+           for f, v in claims.items()]
     return VerdictRow(
-        check_id=o.check_id, title=getattr(o, "title", "") or (check.title if check else ""),
+        check_id=o.check_id, title=for_reader(getattr(o, "title", "") or
+                                              (check.title if check else "")),
         kind=str(o.kind.value if hasattr(o.kind, "value") else o.kind),
-        result_id=(check.result_id if check else "") or "", form=(check.form if check else "")
-        or "", verdict=str(o.verdict.value), expected=str(o.expected.value),
+        result_id=(check.result_id if check else "") or "", form=form,
+        verdict=str(o.verdict.value), expected=str(o.expected.value),
         as_expected=bool(o.as_expected), margin=o.margin,
         replicas=None if (check is None or check.deterministic) else o.replicas,
-        detail=round_numbers(detail), config_hash=o.config_hash, seed=o.seed, plots=plots,
-        tables=tables,
+        detail=for_reader(round_numbers(detail)), config_hash=o.config_hash, seed=o.seed,
+        plots=plots, tables=tables, claims=cvs, role=check.role if check else "claim",
+        statistic=statistic, errata_ids=errata_ids,
     )
 
 
@@ -131,15 +235,16 @@ def check_order(check_id: str) -> tuple:
     return (paper, 0 if m.group(1) == "P" else 1, int(m.group(2)), m.group(3))
 
 
-def _erratum_block(e, o) -> ErratumBlock:
+def _erratum_block(e, o, row: VerdictRow | None, result_ids: list[str]) -> ErratumBlock:
+    common = dict(id=e.id, where=for_reader(e.where), what=for_reader(e.what),
+                  fix=for_reader(e.fix), check_id=e.check_id or "", severity=e.severity,
+                  known=e.known, result_ids=result_ids)
     if o is None:
-        verdict = "not run" if e.check_id else ""
-        return ErratumBlock(id=e.id, where=e.where, what=e.what, fix=e.fix,
-                            check_id=e.check_id or "", verdict=verdict)
+        return ErratumBlock(verdict="not run" if e.check_id else "", **common)
     return ErratumBlock(
-        id=e.id, where=e.where, what=e.what, fix=e.fix, check_id=e.check_id or "",
         verdict=str(o.verdict.value), expected=str(o.expected.value),
-        evidence=round_numbers(o.detail or ""),
+        evidence=for_reader(round_numbers(o.detail or "")),
+        claims=list(row.claims) if row is not None else [], **common,
     )
 
 
@@ -221,48 +326,171 @@ def load_outcome_papers(outcomes: Sequence[Any]) -> None:
         loader.load_paper(pid, checks=True)
 
 
+PACKAGES = (("numpy", "numpy"), ("SciPy", "scipy"), ("SymPy", "sympy"), ("CVXPY", "cvxpy"),
+            ("Clarabel", "clarabel"), ("JAX", "jax"), ("PEPit", "PEPit"), ("Typst", "typst"))
+"""The libraries the report's numbers and typesetting depend on: (shown name, distribution)."""
+
+
+def package_versions() -> list[tuple[str, str]]:
+    """``(name, version)`` of each of :data:`PACKAGES`, ``not installed`` for a missing one."""
+    import importlib.metadata as md
+
+    out = []
+    for shown, dist in PACKAGES:
+        try:
+            out.append((shown, md.version(dist)))
+        except md.PackageNotFoundError:
+            out.append((shown, "not installed"))
+    return out
+
+
+def git_commit(where: str | Path | None = None) -> str:
+    """The commit of the git checkout holding the pflbounds source (``with uncommitted
+    changes`` when its tree differs), or ``not a git checkout``."""
+    import subprocess
+
+    folder = Path(where) if where is not None else Path(__file__).resolve().parents[2]
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "pflbounds")
+    except (OSError, subprocess.SubprocessError):
+        return "not a git checkout"
+    return commit + (" (with uncommitted changes to pflbounds/)" if dirty else "")
+
+
+def _runtime(outcomes: Sequence[Any]) -> str:
+    total = sum(float(getattr(o, "elapsed", 0.0) or 0.0) for o in outcomes)
+    if not outcomes:
+        return ""
+    if total < 0.05:
+        return (f"{len(outcomes)} checks, every task read from the task cache (no computation "
+                "in this run)")
+    return (f"{total:.1f} s of computation for {len(outcomes)} checks (summed over workers; "
+            "tasks read from the task cache count nothing)")
+
+
+def _seeds(outcomes: Sequence[Any]) -> str:
+    seeds = sorted({int(o.seed) for o in outcomes if getattr(o, "seed", None) is not None})
+    return ", ".join(str(s) for s in seeds)
+
+
+def _citation(info: dict[str, str]) -> str:
+    return info.get("citation", "")
+
+
 def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
                  title: str | None = None, audit: Any = None,
-                 data_command_line: str = "") -> Report:
-    """One section per paper that has results or outcomes; errata carry their check's verdict
-    (and refer to its figures) when that check was run. ``audit``: an audit chapter
-    (:func:`pflbounds.reporting.audit_page.load_audit`); the overview states how the Monte
-    Carlo verdicts control false alarms. ``data_command_line``: the ``validate`` command
-    that made the outcomes (see :func:`data_command`)."""
+                 data_command_line: str = "", detail: str = "quick") -> Report:
+    """One section per paper that has results or outcomes: its results (each with its
+    registered checks, dimension analysis and marked corrections), verdict rows (claim
+    verdicts, ratios, kind statistics, figures) and errata (with how they are known and what
+    their checks gave). ``audit``: an audit chapter
+    (:func:`pflbounds.reporting.audit_page.load_audit`); ``data_command_line``: the
+    ``validate`` command that made the outcomes (see :func:`data_command`); ``detail``:
+    ``quick`` or ``full`` (:attr:`Report.detail`)."""
     from pflbounds.checking import registry
 
+    if detail not in ("quick", "full"):
+        raise ValueError(f"detail must be 'quick' or 'full', got {detail!r}")
     load_outcome_papers([] if audit is not None else outcomes)
     outcomes = sorted(outcomes, key=lambda o: check_order(o.check_id))
     by_check = {o.check_id: o for o in outcomes}
     papers = catalog.loaded_papers()
     paper_ids = sorted({o.check_id.split(".", 1)[0] for o in outcomes} & set(papers)) or \
         sorted(papers)
+    checks_of: dict[str, list[str]] = {}
+    for c in registry.loaded_checks():
+        if c.result_id:
+            checks_of.setdefault(c.result_id, []).append(c.id)
     sections = []
     for pid in paper_ids:
         info = papers[pid]
-        verdicts = [_verdict_row(o, registry.find(o.check_id)) for o in outcomes
-                    if o.check_id.split(".", 1)[0] == pid]
         results = catalog.results(pid)
-        seen: dict[str, ErratumBlock] = {}
+        errata_of_check: dict[str, list[str]] = {}
+        result_ids: dict[str, list[str]] = {}
+        first: dict[str, Any] = {}
         for r in results:
             for e in r.errata:
-                if e.id not in seen:
-                    seen[e.id] = _erratum_block(e, by_check.get(e.check_id or ""))
+                first.setdefault(e.id, e)
+                result_ids.setdefault(e.id, []).append(r.id)
+                if e.check_id and e.id not in errata_of_check.get(e.check_id, []):
+                    errata_of_check.setdefault(e.check_id, []).append(e.id)
+        verdicts = [_verdict_row(o, registry.find(o.check_id),
+                                 errata_of_check.get(o.check_id, []))
+                    for o in outcomes if o.check_id.split(".", 1)[0] == pid]
+        rows = {v.check_id: v for v in verdicts}
+        blocks = [_result_block(r, sorted(checks_of.get(r.id, []), key=check_order))
+                  for r in results]
+        _exercised(blocks, first, checks_of)
+        errata = [_erratum_block(e, by_check.get(e.check_id or ""), rows.get(e.check_id or ""),
+                                 result_ids[eid]) for eid, e in first.items()]
         sections.append(PaperSection(
-            paper_id=pid, title=info["title"], citation=info["citation"],
-            assumptions=[AssumptionRow(a.id, a.name, a.statement)
+            paper_id=pid, title=info["title"], citation=_citation(info),
+            assumptions=[AssumptionRow(a.id, a.name, for_reader(a.statement))
                          for a in catalog.assumptions(pid)],
-            results=[_result_block(r) for r in results], verdicts=verdicts,
-            errata=list(seen.values()),
+            results=blocks, verdicts=verdicts, errata=errata,
         ))
     prov = Provenance(
         version=__version__, command=command or "pflbounds report",
         created=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
         python=sys.version.split()[0], platform=platform.platform(),
         rows=[(o.check_id, o.seed, o.config_hash) for o in outcomes], suite=suite,
-        data_command=data_command_line,
+        data_command=data_command_line, commit=git_commit(), packages=package_versions(),
+        runtime=_runtime(outcomes), seed=_seeds(outcomes),
     )
     from pflbounds.reporting.audit_page import error_control_sentence
+    from pflbounds.reporting.document import shown_figures
 
-    return Report(title=title or f"pflbounds report: {suite or 'results'}", sections=sections,
-                  provenance=prov, audit=audit, error_control=error_control_sentence(outcomes))
+    report = Report(title=title or f"pflbounds report: {suite or 'results'}",
+                    sections=sections, provenance=prov, audit=audit,
+                    error_control=error_control_sentence(outcomes), detail=detail)
+    # the report's folder holds the figures its PDF shows, and only those
+    shown = shown_figures(report)
+    for s in sections:
+        for v in s.verdicts:
+            kept = [p for p in v.plots if id(p) in shown]
+            if len(kept) != len(v.plots):
+                v.plots = _numbered(kept)
+    return report
+
+
+_PART_OF = re.compile(r"\s*\(part \d+ of \d+\)$")
+
+
+def _numbered(plots: list[PlotSpec]) -> list[PlotSpec]:
+    """``plots`` with "(part k of m)" counting only these."""
+    for k, p in enumerate(plots, 1):
+        p.title = _PART_OF.sub("", p.title)
+        if len(plots) > 1:
+            p.title += f" (part {k} of {len(plots)})"
+    return plots
+
+
+def _exercised(blocks: list[ResultBlock], errata: dict[str, Any],
+               checks_of: dict[str, list[str]]) -> None:
+    """Fill ``exercised_by`` of each result without a check: the checks of its errata that
+    test another result, and the checks of the other results of its claim."""
+    by_claim: dict[str, list[ResultBlock]] = {}
+    for b in blocks:
+        by_claim.setdefault(b.claim, []).append(b)
+    for b in blocks:
+        if b.checks:
+            continue
+        out: list[tuple[list[str], str]] = []
+        seen: set[str] = set()
+        for eid in b.errata_ids:
+            e = errata.get(eid)
+            if e is not None and e.check_id and e.check_id not in seen:
+                seen.add(e.check_id)
+                out.append(([e.check_id], f"its erratum {eid.split('.', 1)[-1]}"))
+        for other in by_claim.get(b.claim, []):
+            ids = [c for c in other.checks if c not in seen]
+            if other is not b and ids:
+                seen.update(ids)
+                out.append((ids, f"same claim: {other.label}"))
+        b.exercised_by = out

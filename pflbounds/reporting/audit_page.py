@@ -7,7 +7,11 @@ folder (``mutants-PAPER.json``, ``tightness-PAPER.json``, ``false-alarms-SUITE.j
   caught or still refute, and every survivor with its formula and why it survived;
 * false alarms: per Monte Carlo check the observed rate of false VIOLATED verdicts, and the
   share of suite runs with any, under per-check and suite-level correction;
-* tightness: the encoded bound beside PEPit's worst case, with the ratio plotted against K.
+* tightness: the encoded bound beside PEPit's worst case, with the report's ratio (worst case
+  over bound: below 1 the bound holds) plotted against K.
+
+Verdicts are claim verdicts and margins the report's ratio
+(:mod:`pflbounds.checking.vocabulary`), as in the rest of the report.
 
 Nothing here imports the audits themselves: the page reads their plain JSON documents.
 """
@@ -15,11 +19,13 @@ Nothing here imports the audits themselves: the page reads their plain JSON docu
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pflbounds.checking.ratio import format_ratio
 from pflbounds.reporting.escape import escape_markup, typst_string
 from pflbounds.reporting.model import PlotSpec, Series
 
@@ -74,8 +80,18 @@ def _fnum(v: Any) -> float:
     return float(v) if v is not None else float("nan")
 
 
+def worst_over_bound(row: Mapping[str, Any]) -> float:
+    """The report's ratio for a tightness row: PEPit's worst case over the encoded bound (the
+    measured value over the bound), below 1 the bound holds, above 1 it fails."""
+    bound, worst = _fnum(row.get("bound")), _fnum(row.get("worst"))
+    if bound > 0:
+        return worst / bound
+    ratio = _fnum(row.get("ratio"))  # bound / worst case, as the audit records it
+    return 1.0 / ratio if ratio > 0 else float("nan")
+
+
 def tightness_plot(doc: Mapping[str, Any]) -> PlotSpec:
-    """bound / PEPit worst case against K, one curve per form and (mu, L, eta)."""
+    """PEPit worst case / bound against K, one curve per form and (mu, L, eta)."""
     series = []
     for case in doc.get("cases", []):
         groups: dict[tuple, list[dict]] = {}
@@ -84,14 +100,16 @@ def tightness_plot(doc: Mapping[str, Any]) -> PlotSpec:
         for (form, mu, L, eta), rows in groups.items():
             rows.sort(key=lambda r: r["K"])
             series.append(Series(label=f"{form}, mu={mu:g}, L={L:g}, eta={eta:.3g}",
-                                 x=[r["K"] for r in rows], y=[_fnum(r["ratio"]) for r in rows],
+                                 x=[r["K"] for r in rows], y=[worst_over_bound(r) for r in rows],
                                  style="measured"))
     results = ", ".join(c["result"] for c in doc.get("cases", []))
-    return PlotSpec(kind="curves", title=f"{results}: encoded bound / PEPit worst case",
-                    xlabel="K (iterations)", ylabel="bound / worst case", logy=True,
+    return PlotSpec(kind="curves", title=f"{results}: PEPit worst case / encoded bound",
+                    xlabel="K (iterations)", ylabel="worst case / bound", logy=True,
                     series=series, name=f"audit-tightness-{doc.get('paper', 'paper')}",
-                    caption=f"Tightness of {results} against the exact worst case of its "
-                            "method (PEPit): 1 is tight, larger is looser")
+                    hlines=[(1.0, "tight")],
+                    caption=f"Tightness of {results}: the exact worst case of its method "
+                            "(PEPit) over the encoded bound; 1 is tight, below 1 the bound "
+                            "holds, above 1 it fails")
 
 
 # ---------------------------------------------------------------------------------------
@@ -171,6 +189,45 @@ def _table(columns: str, align: str, header: Sequence[str], rows: Iterable[Seque
     return out
 
 
+_STILL = re.compile(r"(?P<check>[\w.\-]+) \((?P<grid>[\w-]+)\): still (?P<verdict>[A-Z_]+), "
+                    r"margin (?P<m>[^ ]+) \(original (?P<b>[^ )]+)\)")
+
+
+def explanation(text: str) -> str:
+    """A survivor's explanation in the report's words: claim verdicts, and the ratio
+    (measured/bound; the audit records the check's margin, bound/measured) for bound
+    checks; another kind's margin is left out."""
+    from pflbounds.checking import registry
+    from pflbounds.checking.kinds import CheckKind
+    from pflbounds.checking.ratio import format_ratio
+    from pflbounds.checking.vocabulary import claims_of, claims_text
+
+    def ratio(margin: str) -> str:
+        try:
+            m = float(margin)
+        except ValueError:
+            return "—"
+        return format_ratio(float("inf") if m <= 0 else 1.0 / m)
+
+    def repl(mt: re.Match[str]) -> str:
+        check = registry.find(mt.group("check"))
+        head = f"{mt.group('check')} ({mt.group('grid')}): still "
+        if check is None:
+            return head + mt.group("verdict").replace("CONFIRMED", "printed VIOLATED, corrected "
+                                                                   "HOLDS")
+        try:
+            words = claims_text(claims_of(check.kind, check.form, mt.group("verdict")))
+        except ValueError:
+            words = mt.group("verdict")
+        if check.kind in (CheckKind.BOUND_HOLDS, CheckKind.LOWER_BOUND, CheckKind.ERRATUM):
+            side = "printed " if check.kind is CheckKind.ERRATUM else ""
+            return (head + f"{words}, {side}ratio {ratio(mt.group('m'))} "
+                    f"(original {ratio(mt.group('b'))})")
+        return head + words
+
+    return _STILL.sub(repl, text)
+
+
 def _mutants(doc: Mapping[str, Any]) -> list[str]:
     t = doc["totals"]
     frac = t.get("detected_fraction")
@@ -220,7 +277,7 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
             for m in ms:
                 lines.append(f"  - {escape_markup(m['change'])}: "
                              f"#text(size: 7.5pt, raw({_s(_short(m['formula']))})) \\ "
-                             f"#muted[{escape_markup(m['explanation'])}]")
+                             f"#muted[{escape_markup(explanation(m['explanation']))}]")
         lines.append("")
     if doc.get("not_evaluated"):
         lines += [escape_markup("Named by checks but never evaluated by them (their rate, "
@@ -265,19 +322,20 @@ def _tightness(doc: Mapping[str, Any], plot: PlotSpec | None, stems: Mapping[int
         lines += [escape_markup(
             f"{case['result']}: {case['title']}. Worst case by PEPit ({doc['solver']} through "
             f"cvxpy); a number whose relative duality gap exceeds {doc['max_gap']:g} is "
-            f"refused. Verdict: {doc['verdict']}."), ""]
+            "refused. Ratio: the worst case over the bound (below 1 the bound holds).")
+            + f" Verdict of the audit: #badge({_s(doc['verdict'])}).", ""]
         rows = [[_m(r["form"]), _m(_g(r["mu"])), _m(_g(r["L"])), _m(_g(r["eta"])), _m(r["K"]),
-                 _m(_g(r["bound"], 5)), _m(_g(r["worst"], 5)), _m(_g(r["ratio"])),
-                 _m(f"{r['relative_gap']:.1e}"), _m(r["verdict"])]
+                 _m(_g(r["bound"], 5)), _m(_g(r["worst"], 5)),
+                 _m(format_ratio(worst_over_bound(r))), _m(f"{r['relative_gap']:.1e}"),
+                 f"[#badge({_s(r['verdict'])})]"]
                 for r in case.get("rows", [])]
         lines += _table("(auto,) * 10", "(left,) + (right,) * 8 + (left,)",
-                        ("Form", "mu", "L", "eta", "K", "Bound", "Worst case", "Ratio",
-                         "Gap", "Verdict"), rows)
+                        ("Form", "mu", "L", "eta", "K", "Bound", "Worst case",
+                         "Ratio (worst/bound)", "Gap", "Verdict"), rows)
     if plot is not None and id(plot) in stems:
         stem = stems[id(plot)]
-        lines += ["#figure(", f"  image({_s(f'{figures_dir}/{stem}.svg')}, width: 100%),",
-                  f"  caption: [{escape_markup(plot.caption)}. #muted[Data: "
-                  f"#raw({_s(f'{figures_dir}/{stem}.csv')}).]],", ")", ""]
+        lines += ["#figure(", f"  image({_s(f'{figures_dir}/{stem}.svg')}, width: 70%),",
+                  f"  caption: [{escape_markup(plot.caption)}.],", ")", ""]
     return lines
 
 
@@ -285,7 +343,7 @@ def audit_typst(page: AuditPage, stems: Mapping[int, str], figures_dir: str = "f
                 ) -> list[str]:
     """The Typst lines of the audit chapter (the report's preamble defines ``ident`` and
     ``muted``); ``stems`` maps ``id(plot)`` of :attr:`AuditPage.plots` to their files."""
-    lines = ["#heading(numbering: none)[Audits: how much to trust a verdict] <audits>", ""]
+    lines = ["= Audits: how much to trust a verdict <audits>", ""]
     for doc in page.mutants:
         lines += _mutants(doc)
     for doc in page.false_alarms:

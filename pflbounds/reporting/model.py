@@ -3,7 +3,9 @@
 These dataclasses are the contract between the rest of pflbounds and the reporting layer:
 the checking engine and the paper modules fill them with plain values (strings, numbers,
 lists), and :mod:`pflbounds.reporting.pdf` turns them into a PDF. Nothing here imports the
-rest of the package, so a report can be built, tested and regenerated from plain data.
+rest of the package but the vocabulary (:mod:`pflbounds.checking.vocabulary`, for the claim
+verdicts and erratum statuses it derives), so a report can be built, tested and regenerated
+from plain data.
 
 Conventions
 -----------
@@ -17,10 +19,13 @@ Conventions
   They are inserted verbatim.
 * **Identifiers** (``check_id``, ``result_id``, ``config_hash``, ...) are shown in a monospace
   font and kept verbatim in the ``.typ`` source so that they can be searched for.
-* Verdicts are strings. The report knows ``HOLDS``, ``VIOLATED``, ``INCONCLUSIVE`` and
-  ``CONFIRMED`` (an erratum demonstrated) and colours them; any other string is shown in grey.
-  A verdict is always shown with the verdict its check expects.
-* Numbers in prose are printed to 4 significant digits.
+* Verdicts are strings. The report shows claim verdicts only (``HOLDS``, ``VIOLATED``,
+  ``INCONCLUSIVE``, ``ERROR``: :data:`pflbounds.checking.vocabulary.CLAIM_VERDICTS`), one per
+  claim a check tests (:class:`ClaimVerdict`); a check's own verdict (``CONFIRMED`` for an
+  erratum check) is only matched against its expectation, and a verdict is marked only when
+  it differs from it.
+* Numbers in prose are printed to 4 significant digits; ratios to 3
+  (:func:`pflbounds.checking.ratio.format_ratio`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from typing import Any, Literal
 __all__ = [
     "VERDICTS",
     "AssumptionRow",
+    "ClaimVerdict",
     "ErratumBlock",
     "FormBlock",
     "PaperSection",
@@ -48,13 +54,9 @@ __all__ = [
     "VerdictRow",
 ]
 
-#: Verdicts the report colours: HOLDS green, VIOLATED red, INCONCLUSIVE amber, CONFIRMED blue.
-VERDICTS: tuple[str, ...] = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "CONFIRMED")
-
-#: What an erratum's check shows: DEMONSTRATED (its check gave the verdict it expects),
-#: NOT DEMONSTRATED (another verdict), NOT RUN (its check is not in the results), NO CHECK (a
-#: reading or notational fix that no computation can demonstrate).
-FINDINGS: tuple[str, ...] = ("DEMONSTRATED", "NOT DEMONSTRATED", "NOT RUN", "NO CHECK")
+#: Claim verdicts, as the report colours them: HOLDS green, VIOLATED red, INCONCLUSIVE amber,
+#: ERROR grey (:data:`pflbounds.checking.vocabulary.CLAIM_VERDICTS`).
+VERDICTS: tuple[str, ...] = ("HOLDS", "VIOLATED", "INCONCLUSIVE", "ERROR")
 
 PlotKind = Literal["curves", "scaling", "bars"]
 SeriesStyle = Literal["measured", "bound", "bound_printed", "bound_corrected", "fit", "reference"]
@@ -229,6 +231,26 @@ class ValueTable:
 
 
 @dataclass
+class ClaimVerdict:
+    """The verdict of a check on one claim (a form of its result).
+
+    Attributes:
+        form: the form, e.g. ``printed`` or ``corrected``.
+        verdict: ``HOLDS``, ``VIOLATED``, ``INCONCLUSIVE`` or ``ERROR``.
+        expected: the claim verdict the check expects ("" when it expects none for this form).
+        ratio: measured/bound (bound/measured for a lower bound) where largest, for bound
+            kinds; None otherwise.
+        where: where the ratio (or the kind statistic) was found (``K = 30, n = 3``).
+    """
+
+    form: str
+    verdict: str
+    expected: str = ""
+    ratio: float | None = None
+    where: str = ""
+
+
+@dataclass
 class VerdictRow:
     """The outcome of one check.
 
@@ -250,6 +272,11 @@ class VerdictRow:
         seed: root seed of the run, if random.
         plots: figures shown with the check.
         tables: value tables shown with the check (in place of figures without information).
+        claims: the claim verdicts (:class:`ClaimVerdict`); empty: one claim, ``form``,
+            with ``verdict``.
+        role: ``claim`` or ``control`` (a planted claim or a power check).
+        statistic: the kind statistic of a rate, scaling, identity or probability check.
+        errata_ids: the errata this check demonstrates.
     """
 
     check_id: str
@@ -267,6 +294,27 @@ class VerdictRow:
     seed: int | None = None
     plots: list[PlotSpec] = field(default_factory=list)
     tables: list[ValueTable] = field(default_factory=list)
+    claims: list[ClaimVerdict] = field(default_factory=list)
+    role: str = "claim"
+    statistic: str = ""
+    errata_ids: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.claims:
+            from pflbounds.checking.vocabulary import claims_of, expected_claims
+
+            try:
+                got = claims_of(self.kind, self.form, self.verdict)
+                want = expected_claims(self.kind, self.form, self.expected)
+            except ValueError:  # a kind or verdict pflbounds does not know: shown as given
+                got, want = {self.form or "printed": self.verdict}, {}
+            self.claims = [ClaimVerdict(f, str(getattr(v, "value", v)), want.get(f, ""))
+                           for f, v in got.items()]
+
+    @property
+    def unexpected(self) -> bool:
+        """The verdict differs from what the check expects (a regression of the tool)."""
+        return not self.as_expected
 
 
 @dataclass
@@ -282,6 +330,13 @@ class FormBlock:
             ``"Õ(·): up to constant and logarithmic factors"`` (prose). The report explains
             each marker once per paper, not under every form.
         conditions: side conditions of this form, as Typst math.
+        marked: the same math with what changed from the form ``compared_with`` marked
+            (``#added``/``#removed`` helpers of the document); empty when nothing is marked.
+        compared_with: the form the marks refer to.
+        dimension: "" when the form is unit-consistent (or its units are not checked), else
+            what is wrong.
+        marked_changed: ``marked`` restricted to the parts that change (a form with several
+            parts); empty when every part changes.
     """
 
     name: str
@@ -289,6 +344,10 @@ class FormBlock:
     note: str = ""
     hidden_constants: list[str] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
+    marked: str = ""
+    compared_with: str = ""
+    dimension: str = ""
+    marked_changed: str = ""
 
 
 @dataclass
@@ -308,6 +367,13 @@ class ResultBlock:
         errata_ids: ids of errata that concern this result.
         quantity_typst: the quantity as Typst math, when known (shown instead of
             ``quantity``).
+        claim: the paper's name of the claim the result belongs to (``Theorem 4.3``);
+            derived from ``label`` when empty.
+        unchecked: why no check tests it (empty: the kind's default is said).
+        checks: every registered check of the result, run or not.
+        exercised_by: ``(check ids, how)``: checks of other results that exercise it, and
+            how (``its erratum erratum13``, ``same claim: Theorem 2``).
+        notes: remarks of the encoding (prose).
     """
 
     id: str
@@ -320,6 +386,17 @@ class ResultBlock:
     forms: list[FormBlock] = field(default_factory=list)
     errata_ids: list[str] = field(default_factory=list)
     quantity_typst: str = ""
+    claim: str = ""
+    unchecked: str = ""
+    checks: list[str] = field(default_factory=list)
+    exercised_by: list[tuple[list[str], str]] = field(default_factory=list)
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.claim:
+            from pflbounds.reporting.claims import claim_name
+
+            self.claim = claim_name(self.label)
 
 
 @dataclass
@@ -342,12 +419,14 @@ class ErratumBlock:
         fix: the correction (prose).
         check_id: the check that demonstrates it.
         verdict: that check's verdict, ``expected`` the verdict it expects (empty when the
-            check did not run or there is none).
-        finding: what the check shows about the erratum, one of :data:`FINDINGS`; derived
-            from ``check_id``, ``verdict`` and ``expected`` when empty.
+            check did not run or there is none); internal, matched to decide ``status``.
         evidence: one sentence with numbers.
-        plots: figures shown with the erratum when its check's figures are not in the
-            report (otherwise the erratum refers to them).
+        plots: figures shown with the erratum when its check's figures are not in the report.
+        severity: ``substantive``, ``proof``, ``notation`` or ``typo``.
+        known: how it is known: ``run``, ``counterexample`` or ``text``.
+        status: :data:`pflbounds.checking.vocabulary.ERRATUM_STATUS`; derived when empty.
+        result_ids: the results it concerns.
+        claims: the claim verdicts its check gave.
     """
 
     id: str
@@ -359,18 +438,21 @@ class ErratumBlock:
     evidence: str = ""
     plots: list[PlotSpec] = field(default_factory=list)
     expected: str = ""
-    finding: str = ""
+    severity: str = "substantive"
+    known: str = ""
+    status: str = ""
+    result_ids: list[str] = field(default_factory=list)
+    claims: list[ClaimVerdict] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not self.finding:
-            if not self.check_id:
-                self.finding = "NO CHECK"
-            elif not self.verdict or self.verdict == "not run":
-                self.finding = "NOT RUN"
-            elif self.verdict == (self.expected or "CONFIRMED"):
-                self.finding = "DEMONSTRATED"
-            else:
-                self.finding = "NOT DEMONSTRATED"
+        from pflbounds.checking.vocabulary import erratum_status
+
+        if not self.known:
+            self.known = "run" if self.check_id else "text"
+        if not self.status:
+            ran = bool(self.verdict) and self.verdict != "not run"
+            self.status = erratum_status(self.known, self.check_id, ran,
+                                         self.verdict == (self.expected or "CONFIRMED"))
 
 
 @dataclass
@@ -410,6 +492,11 @@ class Provenance:
         rows: one ``(check_id, seed, config_hash)`` per check; plain tuples are accepted
             and converted to :class:`ProvenanceRow`.
         suite: name of the validation suite, if any.
+        commit: the git commit of the pflbounds source, or why there is none.
+        packages: ``(name, version)`` of the libraries the numbers depend on ("not
+            installed" for a missing one).
+        runtime: how long the checks took.
+        seed: the root seed of the run (all of them when several).
     """
 
     version: str
@@ -420,6 +507,10 @@ class Provenance:
     rows: list[ProvenanceRow] = field(default_factory=list)
     suite: str = ""
     data_command: str = ""
+    commit: str = ""
+    packages: list[tuple[str, str]] = field(default_factory=list)
+    runtime: str = ""
+    seed: str = ""
 
     def __post_init__(self) -> None:
         self.rows = [r if isinstance(r, ProvenanceRow) else ProvenanceRow(*r) for r in self.rows]
@@ -436,6 +527,9 @@ class Report:
     """The audit chapter (:class:`pflbounds.reporting.audit_page.AuditPage`), or None."""
     error_control: str = ""
     """How the Monte Carlo verdicts control false alarms: one sentence for the overview."""
+    detail: str = "quick"
+    """``quick``: findings, controls, errata and a block per failing or erratum-shown claim;
+    ``full``: also a block for every other claim, and each check's seed and hash."""
 
     def all_verdicts(self) -> list[tuple[PaperSection, VerdictRow]]:
         """Every verdict row with its section, in report order."""

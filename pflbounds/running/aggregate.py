@@ -14,6 +14,7 @@ from pflbounds.checking.evidence import combine_blocks
 from pflbounds.checking.kinds import Verdict
 from pflbounds.checking.outcome import Outcome
 from pflbounds.checking.verdicts import evaluate
+from pflbounds.checking.vocabulary import claims_of
 from pflbounds.running.config import config_hash, effective_replicas, run_config
 from pflbounds.running.tasks import TaskResult
 
@@ -76,11 +77,14 @@ def build_outcome(
             outcome.detail = ev.detail
             outcome.evidence = ev.points
             outcome.fits = ev.fits
+            outcome.claims = dict(ev.claims)
         except Exception as exc:  # noqa: BLE001 - bad evidence is an ERROR verdict
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
             outcome.verdict = Verdict.ERROR
             outcome.detail = f"evidence could not be evaluated: {last}"
             outcome.error = traceback.format_exc()
+    if not outcome.claims:  # ERROR: every claim the check tests is in error
+        outcome.claims = claims_of(check.kind, check.form, outcome.verdict)
     outcome.elapsed = task_time + (time.perf_counter() - t0)
     outcome.timestamp = datetime.now(UTC).isoformat(timespec="seconds")
     return outcome

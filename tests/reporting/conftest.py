@@ -35,10 +35,11 @@ def small_results(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def small_report(small_results, tmp_path_factory: pytest.TempPathFactory):
-    """The PDF ``pflbounds report`` writes from :func:`small_results` (do not modify it)."""
+    """The PDF ``pflbounds report --detail full`` writes from :func:`small_results` (do not
+    modify it)."""
     from pflbounds.cli import main
 
     results, _ = small_results
     out = tmp_path_factory.mktemp("small-report") / "small.pdf"
-    assert main(["report", str(results), "--out", str(out)]) == 0
+    assert main(["report", str(results), "--out", str(out), "--detail", "full"]) == 0
     return out

@@ -7,6 +7,7 @@ import sympy as sp
 
 from pflbounds.reporting.model import (
     AssumptionRow,
+    ClaimVerdict,
     ErratumBlock,
     FormBlock,
     PaperSection,
@@ -59,7 +60,8 @@ THM3_BOUND_CORR = 0.8 * np.exp(-K_GRID / (20 * 5.01)) + 0.05
 
 
 def make_sample_report() -> Report:
-    """Two results with sympy forms, three verdicts (one VIOLATED with plots), one erratum."""
+    """Two results with sympy forms, three verdicts (an erratum check shown, with plots, and
+    an INCONCLUSIVE verdict whose check expects HOLDS: a regression), one erratum."""
     thm2 = ResultBlock(
         id="even2022.theorem2",
         label="Theorem 2",
@@ -159,10 +161,13 @@ def make_sample_report() -> Report:
             kind="erratum",
             result_id="even2022.theorem3",
             form="printed",
-            verdict="VIOLATED",
-            expected="VIOLATED",
+            verdict="CONFIRMED",
+            expected="CONFIRMED",
             as_expected=True,
             margin=3.1e-08,
+            claims=[ClaimVerdict("printed", "VIOLATED", "VIOLATED", 3.2e7, "K = 30"),
+                    ClaimVerdict("corrected", "HOLDS", "HOLDS", 0.81, "K = 30")],
+            errata_ids=["even2022.E13"],
             replicas=400,
             detail=(
                 "E[F^30] = 6.1e6 against a bound of 0.23: AFA diverges because rho(W) = 5.01 > 1."
@@ -198,6 +203,8 @@ def make_sample_report() -> Report:
         fix="Use eta ≤ 1/(2 L rho(W)), or restrict to doubly stochastic Λ.",
         check_id="even2022.theorem3.star_divergence",
         verdict="CONFIRMED",
+        expected="CONFIRMED",
+        result_ids=["even2022.theorem3"],
         evidence="Star graph, N = 20: rho(W) = 5.01 and F^30 = 8.3e6 with eta = 1/(2L).",
         plots=[
             PlotSpec(

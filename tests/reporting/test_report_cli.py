@@ -115,7 +115,7 @@ def test_full_disk_leaves_the_previous_report(small_results, written, tmp_path, 
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(pdf, "_atomic_write", full)
-    code = main(["report", str(results), "--out", str(out)])
+    code = main(["report", str(results), "--out", str(out), "--detail", "full"])
     _one_line_error(capsys, code, "No space left on device", str(out))
     after = _snapshot(out.parent)
     assert after.keys() == before.keys()
@@ -142,7 +142,7 @@ def test_interrupt_half_way_keeps_the_previous_figures(small_results, written, t
         return real(*args, **kwargs)
 
     monkeypatch.setattr(pdf, "render_plot", render_then_interrupt)
-    code = main(["report", str(results), "--out", str(out)])
+    code = main(["report", str(results), "--out", str(out), "--detail", "full"])
     err = capsys.readouterr().err
     assert code == 130
     assert err.strip().splitlines() == [
@@ -198,18 +198,6 @@ def test_sigint_is_one_line_and_exit_130(small_results, tmp_path):
     assert not out.exists() and not (out.parent / "figures").exists()
     assert not out.with_suffix(".typ").exists()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
-
-
-def test_item_title_sets_a_leading_check_id_as_an_identifier():
-    """A figure or table title 'CHECK_ID: text' keeps the id verbatim (no subscript)."""
-    from pflbounds.reporting.document import _ident, _item_title, _sentence, _t
-
-    t = _item_title("erickson2025.E_dimension: Erratum: eps is not unit-consistent",
-                    "erickson2025.E_dimension")
-    assert t.startswith(_ident("erickson2025.E_dimension") + ": ")
-    assert "E_dimension" not in t[len(_ident("erickson2025.E_dimension")):]
-    assert _item_title("", "x.y") == ""
-    assert _item_title("a_b: other title", "x.y") == _sentence(_t("a_b: other title"))
 
 
 def test_a_report_of_one_papers_results_loads_only_that_paper(small_results, tmp_path):

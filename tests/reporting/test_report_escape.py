@@ -111,14 +111,15 @@ def test_a_detail_and_the_description_are_two_sentences():
     from pflbounds.reporting.assemble import _verdict_row
 
     v = SimpleNamespace(value="HOLDS")
-    o = SimpleNamespace(check_id="x.P2", kind="bound", verdict=v, expected=v, as_expected=True,
-                        margin=1.0, replicas=1, detail="ratio 1.067 at point 0",
+    o = SimpleNamespace(check_id="x.P2", kind="bound_holds", verdict=v, expected=v,
+                        as_expected=True, margin=1.0, replicas=1, claims={}, config={},
+                        evidence=[], fits=[], detail="ratio 1.067 at point 0",
                         config_hash="", seed=0)
-    check = SimpleNamespace(title="t", result_id="", form="", deterministic=True,
-                            description="n = 3, d = 1.")
-    assert _verdict_row(o, check).detail == "ratio 1.067 at point 0. n = 3, d = 1."
+    check = SimpleNamespace(title="t", result_id="", form="", deterministic=True, role="claim",
+                            description="n = 3, d = 1.", plot=None, xlabel="", ylabel="")
+    assert _verdict_row(o, check, []).detail == "ratio 1.067 at point 0. n = 3, d = 1."
     o.detail = "ends here;"
-    assert _verdict_row(o, check).detail == "ends here; n = 3, d = 1."
+    assert _verdict_row(o, check, []).detail == "ends here; n = 3, d = 1."
 
 
 def test_a_title_ending_in_a_parenthesis_still_ends_its_sentence():

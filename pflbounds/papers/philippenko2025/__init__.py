@@ -10,7 +10,7 @@ from pflbounds.papers.philippenko2025.paper import P
 P.register(
     "Adaptive collaboration for online personalized distributed learning with heterogeneous "
     "clients",
-    "C. Philippenko, B. Le Bars, K. Scaman, L. Massoulie. 2025 (Inria Paris / Univ. Lille).",
+    "C. Philippenko, B. Le Bars, K. Scaman, L. Massoulie. arXiv 2507.06844 v1 (2025).",
     digest="002_adaptive_collab_digest.md",
 )
 

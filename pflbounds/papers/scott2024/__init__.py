@@ -5,7 +5,7 @@ from pflbounds.papers.scott2024.paper import P
 
 P.register(
     "PeFLL: Personalized Federated Learning by Learning to Learn",
-    "J. Scott, H. Zakerinia, C. H. Lampert. ICLR 2024.",
+    "J. Scott, H. Zakerinia, C. H. Lampert. ICLR 2024 (arXiv 2306.05515).",
     digest="003_pefll_digest.md",
 )
 
