@@ -717,13 +717,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     if args.action == "clear":
         n, size = cache.clear(args.check, stale if args.stale else None)
         sn, ssize = (0, 0) if args.check else shared.clear(cache.root, stale_only=args.stale)
+        kept = cache.foreign()
         if args.json:
             _print_json({"path": str(cache.root), "removed": n, "bytes": size,
-                         "shared_removed": sn, "shared_bytes": ssize})
+                         "shared_removed": sn, "shared_bytes": ssize, "kept": kept})
         else:
             also = f" and {sn} shared computations ({_fmt_bytes(ssize)})" if sn else ""
+            left = (f"; left the files pflbounds did not write: {', '.join(kept)}"
+                    + (" …" if len(kept) >= 5 else "")) if kept else ""
             print(f"removed {n} tasks ({_fmt_bytes(size)}){also} from the task cache "
-                  f"{cache.root}")
+                  f"{cache.root}{left}")
         return 0
     info = cache.info()
     sinfo = shared.info(cache.root)
