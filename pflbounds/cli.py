@@ -513,6 +513,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     except KeyError as e:
         ids = [c.id for c in registry.all_checks()]
         raise CliError(_with_paper_hint(str(e.args[0]), "check id", args.check_id, ids)) from None
+    if args.replicas is not None and not check.deterministic:
+        from pflbounds.running.limits import LimitError, check_replicas
+
+        try:
+            check_replicas("--replicas", args.replicas, len(check.grid_for(args.quick)),
+                           check.block_size)
+        except LimitError as e:
+            raise CliError(str(e)) from None
     _, outcome = _sweep(args, lambda **kw: run_check(
         check, replicas=args.replicas, quick=args.quick, base_seed=args.seed, jobs=args.jobs,
         **kw))
@@ -953,17 +961,54 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
-def _int_at_least(low: int):
+def _read_int(text: str) -> int | None:
+    """An integer typed as digits or in powers of ten (``1e6``); None when it is neither."""
+    t = text.strip()
+    if len(t) > 40:  # no size or seed needs more digits (and int() refuses 4300 of them)
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        f = float(t)
+    except ValueError:
+        return None
+    return int(f) if f == f and abs(f) != float("inf") and f == int(f) else None
+
+
+def _int_at_least(low: int, high: int | None = None, why: str = ""):
+    """An argparse type: an integer in [low, high] (``high`` None: no upper limit, used for
+    none of the sizes); beyond ``high`` the error names the limit and ``why``."""
     def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            v = None
+        v = _read_int(text)
         if v is None or v < low:
             raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}")
+        if high is not None and v > high:
+            raise argparse.ArgumentTypeError(
+                f"{text} is too large: at most {high}" + (f" ({why})" if why else ""))
         return v
 
     return parse
+
+
+def _seed_type():
+    from pflbounds.running.limits import MAX_SEED
+
+    return _int_at_least(0, MAX_SEED, "a seed is stored as a 64-bit integer")
+
+
+def _jobs_type():
+    from pflbounds.running.limits import JOBS_PER_CORE, cores, max_jobs
+
+    return _int_at_least(1, max_jobs(), f"{JOBS_PER_CORE} per core on the {cores()} cores "
+                                        "this process may use")
+
+
+def _replicas_type():
+    from pflbounds.running.limits import MAX_REPLICAS
+
+    return _int_at_least(1, MAX_REPLICAS, "the checks use 10^2 to 10^4")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1015,13 +1060,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("check", help="run one check")
     s.add_argument("check_id", help="a check id such as even2022.P11 (see validation/*.toml)")
-    s.add_argument("--replicas", type=_int_at_least(1),
-                   help="Monte Carlo replicas (default: the check's own)")
+    s.add_argument("--replicas", type=_replicas_type(),
+                   help="Monte Carlo replicas (default: the check's own; at most 10^7 and "
+                        "what the memory holds)")
     s.add_argument("--quick", action="store_true", help="use the check's quick grid")
-    s.add_argument("--seed", type=_int_at_least(0), default=0,
+    s.add_argument("--seed", type=_seed_type(), default=0,
                    help="base seed (default 0); the same seed gives the same numbers")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1,
-                   help="worker processes (default 1)")
+    s.add_argument("--jobs", type=_jobs_type(), default=1,
+                   help="worker processes (default 1; at most 4 per core)")
     _add_run_options(s)
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_check)
@@ -1029,8 +1075,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("validate", help="run a validation suite")
     s.add_argument("suite", nargs="?", metavar="SUITE",
                    help="a suite name (quick, even2022) or a suite file (.toml); default quick")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1,
-                   help="local worker processes, one BLAS thread each (default 1)")
+    s.add_argument("--jobs", type=_jobs_type(), default=1,
+                   help="local worker processes, one BLAS thread each (default 1; at most 4 "
+                        "per core)")
     _add_run_options(s)
     s.add_argument("--out", metavar="DIR",
                    help="results folder (default reports/SUITE_NAME); its parent must exist")
@@ -1047,8 +1094,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", metavar="FILE.pdf",
                    help="the PDF to write (default reports/SUITE_NAME.pdf); its folder must "
                         "exist; the .typ source, figures/ and the results folder go beside it")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1,
-                   help="worker processes when a suite is run (default 1)")
+    s.add_argument("--jobs", type=_jobs_type(), default=1,
+                   help="worker processes when a suite is run (default 1; at most 4 per core)")
     s.add_argument("--per-check", action="store_true",
                    help="when a suite is run: correct each Monte Carlo check on its own "
                         "instead of one Holm correction over the suite")
@@ -1072,7 +1119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from pflbounds.audit.command import add_audit_commands
 
-    add_audit_commands(sub, _int_at_least)
+    add_audit_commands(sub, _int_at_least, _jobs_type(), _seed_type())
     return p
 
 

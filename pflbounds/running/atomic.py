@@ -166,6 +166,12 @@ def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = Tru
             raise OutputError(
                 f"{raw} holds other files ({shown}); results replace the whole folder, so give "
                 f"a new folder or one that holds only {', '.join(sorted(owned))}")
+    _check_parent(raw, target, parents)
+    return target
+
+
+def _check_parent(raw: Path, target: Path, parents: bool) -> None:
+    """The parent of ``target`` exists (or is created when ``parents``) and can be written."""
     parent = target.parent
     if not parent.exists() and not parents:
         raise OutputError(f"{raw}: folder {parent} does not exist; create it first or choose "
@@ -179,12 +185,33 @@ def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = Tru
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{raw}: cannot create folder {parent} ({exc.strerror})") from None
+    _probe(raw, target)
+
+
+def _probe(raw: Path, target: Path) -> None:
+    """Create and remove a temporary sibling of ``target``: its folder can be written."""
     probe = _tmp_name(target, "tmp")
     try:
         os.mkdir(probe, DIR_MODE)
     except OSError as exc:
-        raise OutputError(f"{raw}: cannot write in folder {parent} ({exc.strerror})") from None
+        raise OutputError(f"{raw}: cannot write in folder {target.parent} ({exc.strerror})"
+                          ) from None
     os.rmdir(probe)
+
+
+def check_files_folder(out: str | Path, *, parents: bool = True) -> Path:
+    """Check that the folder ``out`` can receive new files written one by one (an existing
+    folder that can be written, or a new one whose parent exists, or is created when
+    ``parents``, and can be written); return it. Raises :class:`OutputError` naming the
+    problem. Unlike :func:`check_folder`, other files in the folder stay as they are."""
+    raw = Path(out)
+    target = raw.resolve() if raw.is_symlink() else raw
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{raw} is an existing file, not a folder")
+    if target.is_dir():
+        _probe(raw, target / "probe")
+    else:
+        _check_parent(raw, target, parents)
     return target
 
 

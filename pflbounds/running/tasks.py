@@ -15,6 +15,7 @@ from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import normalize_block
 from pflbounds.running.config import config_hash, effective_replicas, point_config
+from pflbounds.running.limits import check_replicas
 from pflbounds.running.seeds import task_seed
 
 
@@ -70,12 +71,15 @@ def plan(
 ) -> list[Task]:
     """Tasks of one check: every grid point, replicas split into blocks of ``block_size``.
 
-    Deterministic engines (exact, symbolic) get a single replica per point.
+    Deterministic engines (exact, symbolic) get a single replica per point. Replicas beyond
+    what a run can hold raise :class:`pflbounds.running.limits.LimitError` (a ValueError).
     """
     n = effective_replicas(check, replicas)
+    grid = check.grid_for(quick)
+    check_replicas(f"{check.id}: replicas", n, len(grid), check.block_size)
     module = registry.module_of(check.id) if registry.find(check.id) is check else None
     tasks = []
-    for p, params in enumerate(check.grid_for(quick)):
+    for p, params in enumerate(grid):
         h = config_hash(point_config(check, params, replicas=n, base_seed=base_seed))
         start, b = 0, 0
         while start < n:
