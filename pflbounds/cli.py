@@ -64,9 +64,7 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
         raise CliError(f"{what}: expected a .npy or .csv file")
     try:
         if p.suffix == ".npy":
-            with p.open("rb") as fh:
-                if fh.read(6) != b"\x93NUMPY":
-                    raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+            _check_npy(p, what, 2)
             m = np.load(p, allow_pickle=False)
         else:
             m = _read_csv(p, what)
@@ -83,6 +81,7 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
     m = m.astype(float)
     if m.ndim != 2 or m.shape[0] != m.shape[1] or m.size == 0:
         raise CliError(f"{what} has shape {m.shape}; expected an N x N matrix")
+    _check_clients(what, m.shape[0])
     bad = np.argwhere(~np.isfinite(m))
     if bad.size:
         i, j = bad[0]
@@ -90,11 +89,50 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
     return m
 
 
+def _check_clients(what: str, n: int) -> None:
+    from pflbounds.running.limits import MAX_CLIENTS
+
+    if n > MAX_CLIENTS:
+        raise CliError(f"{what} has {n} clients: at most {MAX_CLIENTS}")
+
+
+def _check_npy(p: Path, what: str, ndim: int) -> None:
+    """A .npy file by its header, before its data is read: numpy's format, and not more
+    than MAX_CLIENTS clients along any of its axes."""
+    import numpy as np
+
+    from pflbounds.running.limits import MAX_CLIENTS
+
+    with p.open("rb") as fh:
+        if fh.read(6) != b"\x93NUMPY":
+            raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+        fh.seek(0)
+        try:
+            read = {(1, 0): np.lib.format.read_array_header_1_0,
+                    (2, 0): np.lib.format.read_array_header_2_0}.get(
+                np.lib.format.read_magic(fh))
+            if read is None:
+                return  # a later format: np.load reads or names it
+            shape = read(fh)[0]
+        except (ValueError, OSError, EOFError, SyntaxError):
+            return  # np.load names the damage
+    if len(shape) == ndim and any(s > MAX_CLIENTS for s in shape):
+        _check_clients(what + f" (shape {tuple(shape)})", max(shape))
+
+
 def _read_csv(p: Path, what: str) -> np.ndarray:
     """Rows of comma-separated numbers (no header); empty, space- or semicolon-separated and
     ragged files are named as such."""
     import numpy as np
 
+    from pflbounds.running.limits import MAX_CSV_BYTES
+
+    try:
+        if p.stat().st_size > MAX_CSV_BYTES:
+            raise CliError(f"{what} is larger than {MAX_CSV_BYTES // 10**6} MB; write a large "
+                           "matrix as .npy (numpy.save)")
+    except OSError as e:
+        raise CliError(f"{what} could not be read: {e.strerror or e}") from None
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -134,9 +172,7 @@ def load_vector(text: str, name: str) -> np.ndarray:
             raise CliError(f"{what} does not exist" if not p.exists() else
                            f"{what} is a directory; expected a .npy or .csv file")
         if p.suffix == ".npy":
-            with p.open("rb") as fh:
-                if fh.read(6) != b"\x93NUMPY":
-                    raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+            _check_npy(p, what, 1)
             try:
                 v = np.load(p, allow_pickle=False)
             except (ValueError, OSError, EOFError) as e:
@@ -156,6 +192,7 @@ def load_vector(text: str, name: str) -> np.ndarray:
     v = np.asarray(v, dtype=float)
     if v.ndim != 1 or v.size == 0:
         raise CliError(f"{what} has shape {v.shape}; expected one number per client")
+    _check_clients(what, v.size)
     bad = np.flatnonzero(~np.isfinite(v) | (v <= 0))
     if bad.size:
         k = int(bad[0])
@@ -553,14 +590,15 @@ def _available_suites() -> str:
 def _results_not_suite(p: Path) -> CliError:
     """The error for a results folder (or its ``outcomes.json``) given where a suite belongs;
     a truncated or unreadable ``outcomes.json`` is named as such."""
-    from pflbounds.running.results import OUTCOMES_FILE
+    from pflbounds.running.results import OUTCOMES_FILE, ResultsError, load_outcomes
 
     f = p / OUTCOMES_FILE if p.is_dir() else p
     try:
-        json.loads(f.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        return CliError(f"{f} is truncated or not valid JSON ({e}); rerun pflbounds validate "
-                        "to write it again")
+        load_outcomes(f)
+    except ResultsError as e:
+        return CliError(f"{e}; rerun pflbounds validate to write it again")
+    except OSError as e:
+        return CliError(f"{f} cannot be read ({e.strerror or e})")
     return CliError(f"{str(p)!r} holds results written by validate, not a suite; "
                     f"`pflbounds report {p}` writes their report; {_available_suites()}")
 
@@ -661,8 +699,8 @@ def _sweep(args: argparse.Namespace, run):
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from pflbounds.running.atomic import OutputError, check_folder
-    from pflbounds.running.results import RESULT_FILES, save_outcomes
+    from pflbounds.running.atomic import OutputError
+    from pflbounds.running.results import check_results_folder, save_outcomes
     from pflbounds.running.suite import sweep_suite
 
     suite = _load_suite_file(_suite_path(args.suite))
@@ -671,7 +709,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("reports") / suite.name
     label = "--out " if args.out else "results folder "
     try:  # before the run: a bad place fails now, not after hours of work
-        check_folder(out, RESULT_FILES, parents=not args.out)
+        check_results_folder(out, parents=not args.out)
     except OutputError as e:
         raise CliError(f"{label}{e}") from None
     multiplicity = "per-check" if args.per_check else "holm"
@@ -776,7 +814,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Write the PDF report of a suite (run first) or of a results folder. Every problem with
     the source or the output is one line (exit 2), checked before any work; Ctrl-C leaves the
     previous report as it was (exit 130)."""
-    from pflbounds.reporting.assemble import load_outcome_papers
+    from pflbounds.reporting.assemble import (
+        UnknownPaperError,
+        check_outcome_papers,
+        load_outcome_papers,
+    )
 
     out = None
     try:
@@ -787,6 +829,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             # the papers the outcomes come from (all of them for an audit chapter), so
             # that a broken one is named before any work
             load_outcome_papers([] if args.audit else outcomes)
+            try:
+                check_outcome_papers(outcomes)
+            except UnknownPaperError as e:
+                raise CliError(f"results folder {str(results)!r}: {e}") from None
         else:
             load_outcome_papers([])  # a suite to run: every paper, as validate loads them
             suite = _load_suite_file(_suite_path(src))
@@ -826,7 +872,7 @@ def _report_name(src: str) -> str:
 
 def _report_results(src: Path) -> list:
     """The outcomes of a results folder; an empty, partial or damaged folder is one line."""
-    from pflbounds.running.results import OUTCOMES_FILE, load_outcomes
+    from pflbounds.running.results import OUTCOMES_FILE, ResultsError, load_outcomes
 
     f = src if src.name == OUTCOMES_FILE else src / OUTCOMES_FILE
     folder = f.parent
@@ -840,15 +886,15 @@ def _report_results(src: Path) -> list:
             " …" if len(present) > 5 else "") + f" but no {OUTCOMES_FILE} (a partial folder)"
         raise CliError(f"results folder {str(folder)!r} {what}; write it with `pflbounds "
                        f"validate SUITE --out {folder}`, or give a suite: {_available_suites()}")
+    if f.is_dir():
+        raise CliError(f"{f} is a folder; expected the {OUTCOMES_FILE} file that pflbounds "
+                       "validate writes")
     try:
         outcomes = load_outcomes(f)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
-        raise CliError(f"{f} is truncated or not valid JSON ({reason}); rerun pflbounds "
-                       "validate to write it again") from None
-    except (KeyError, TypeError, AttributeError) as e:
-        raise CliError(f"{f} is not a pflbounds results file (missing or bad field {e}); "
-                       "rerun pflbounds validate to write it again") from None
+    except ResultsError as e:
+        raise CliError(f"{e}; rerun pflbounds validate to write it again") from None
+    except OSError as e:
+        raise CliError(f"{f} cannot be read ({e.strerror or e})") from None
     if not outcomes:
         raise CliError(f"{f} holds no outcomes; rerun pflbounds validate to write it again")
     return outcomes
@@ -890,30 +936,31 @@ def _report_out(given: str | None, suite_name: str) -> Path:
         tempfile.TemporaryDirectory(dir=folder).cleanup()
     except OSError as e:
         raise CliError(f"{label}: cannot write in folder {folder} ({e.strerror})") from None
-    figures = folder / "figures"
-    if figures.is_dir():
-        foreign = sorted(x.name for x in figures.iterdir() if x.suffix not in (".svg", ".csv"))
-        if foreign:
-            raise CliError(f"{label}: {figures} holds other files ({', '.join(foreign[:5])}); "
-                           "the report replaces figures/ as a whole, so choose another folder")
+    from pflbounds.reporting.pdf import ReportFolderError, check_report_folder
+    from pflbounds.running.results import RESULT_FILES
+
+    try:
+        check_report_folder(out, RESULT_FILES)
+    except ReportFolderError as e:
+        raise CliError(f"{label}: {e}") from None
     return out
 
 
 def _report_check_results_folder(data_dir: Path) -> None:
-    from pflbounds.running.atomic import OutputError, check_folder
-    from pflbounds.running.results import RESULT_FILES
+    from pflbounds.running.atomic import OutputError
+    from pflbounds.running.results import check_results_folder
 
     try:
-        check_folder(data_dir, RESULT_FILES, parents=False)
+        check_results_folder(data_dir, parents=False)
     except OutputError as e:
         raise CliError(f"the results beside the report go to {e}") from None
 
 
 def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) -> int:
     from pflbounds.reporting.assemble import build_report, data_command
-    from pflbounds.reporting.pdf import write_report
+    from pflbounds.reporting.pdf import ReportFolderError, write_report
     from pflbounds.running.atomic import OutputError
-    from pflbounds.running.results import save_outcomes
+    from pflbounds.running.results import RESULT_FILES, save_outcomes
 
     data_dir = out.with_suffix("")
     if save:
@@ -931,7 +978,9 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
     report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
                           data_command_line=made_by)
     try:
-        pdf = write_report(report, out)
+        pdf = write_report(report, out, RESULT_FILES)
+    except ReportFolderError as e:
+        raise CliError(f"--out {out}: {e}") from None
     except OSError as e:
         raise CliError(f"cannot write the report to {out} ({e.strerror or e}); {out} and its "
                        "figures are as they were") from None
@@ -1093,7 +1142,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "folder written by `pflbounds validate --out DIR`")
     s.add_argument("--out", metavar="FILE.pdf",
                    help="the PDF to write (default reports/SUITE_NAME.pdf); its folder must "
-                        "exist; the .typ source, figures/ and the results folder go beside it")
+                        "exist; the report's own folder beside it (reports/SUITE_NAME/) holds "
+                        "its .typ source, figures/ and the results")
     s.add_argument("--jobs", type=_jobs_type(), default=1,
                    help="worker processes when a suite is run (default 1; at most 4 per core)")
     s.add_argument("--per-check", action="store_true",

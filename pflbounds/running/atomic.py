@@ -144,12 +144,14 @@ def clean_leftovers(target: Path) -> None:
                     p.unlink()
 
 
-def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = True) -> Path:
+def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = True,
+                 carry: Collection[str] = ()) -> Path:
     """Check that ``out`` can receive a folder of ``owned`` files, and return it resolved.
 
-    ``out`` must be a new folder or one holding only ``owned`` files (the folder is replaced as
-    a whole). Its parent is created when ``parents`` is True (else it must exist) and must be
-    writable. Raises :class:`OutputError` naming the problem.
+    ``out`` must be a new folder or one holding only ``owned`` files and the ``carry`` names
+    (the folder is replaced as a whole; ``carry`` entries are kept, see
+    :func:`replace_folder`). Its parent is created when ``parents`` is True (else it must
+    exist) and must be writable. Raises :class:`OutputError` naming the problem.
     """
     raw = Path(out)
     target = raw.resolve() if raw.is_symlink() else raw
@@ -158,7 +160,7 @@ def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = Tru
                           f"a results folder written before ({', '.join(sorted(owned))})")
     if target.is_dir():
         try:
-            foreign = sorted(set(os.listdir(target)) - set(owned))
+            foreign = sorted(set(os.listdir(target)) - set(owned) - set(carry))
         except OSError as exc:
             raise OutputError(f"{raw} cannot be read ({exc.strerror})") from None
         if foreign:
@@ -215,16 +217,25 @@ def check_files_folder(out: str | Path, *, parents: bool = True) -> Path:
     return target
 
 
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
 def replace_folder(out: str | Path, write: Callable[[Path], None], owned: Collection[str],
-                   *, parents: bool = True) -> Path:
+                   *, parents: bool = True, carry: Collection[str] = ()) -> Path:
     """Write a folder as one set: ``write(tmp)`` fills a temporary sibling folder, which is
     flushed to disk and then takes the place of ``out`` (see the module docstring).
 
     ``owned``: the names the folder may hold (an existing folder with other files is refused,
-    see :func:`check_folder`). On any error (a full disk, a kill by a signal that Python sees)
-    ``out`` keeps its previous content and the temporary folder is removed. Returns ``out``.
+    see :func:`check_folder`). ``carry``: names that other writers put in the folder (a
+    report's source and figures beside its results); they are linked (or copied) into the new
+    set unchanged. On any error (a full disk, a kill by a signal that Python sees) ``out``
+    keeps its previous content and the temporary folder is removed. Returns ``out``.
     """
-    target = check_folder(out, owned, parents=parents)
+    target = check_folder(out, owned, parents=parents, carry=carry)
     clean_leftovers(target)
     tmp = _tmp_name(target, "tmp")
     os.mkdir(tmp, DIR_MODE)
@@ -233,6 +244,13 @@ def replace_folder(out: str | Path, write: Callable[[Path], None], owned: Collec
         extra = sorted(set(os.listdir(tmp)) - set(owned))
         if extra:
             raise RuntimeError(f"unexpected files written to a results folder: {extra}")
+        for name in carry:
+            src = target / name
+            if src.is_dir() and not src.is_symlink():
+                shutil.copytree(src, Path(tmp) / name, symlinks=True,
+                                copy_function=_link_or_copy)
+            elif src.exists() or src.is_symlink():
+                _link_or_copy(str(src), str(Path(tmp) / name))
         _fsync_tree(tmp)
         if target.is_dir() and _exchange(tmp, target):
             shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the previous set
