@@ -13,12 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pflbounds.shown import shown
+
 if TYPE_CHECKING:
     import numpy as np
 
 EXIT_BAD_INPUT = 2
 EXIT_UNEXPECTED = 1
 MATRIX_INPUTS = ("b", "Lambda")
+MAX_ENTRY = 1e100
+"""The largest magnitude of a matrix or per-client entry (squares and sums of squares of
+N^2 of them stay within double precision)."""
 VECTOR_INPUTS = ("sigma2",)
 """Names that may hold one value per agent (a comma list or a .csv/.npy file), accepted by a
 result whose per-agent derivations read them (philippenko2025's sigma_k^2)."""
@@ -86,6 +91,12 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
     if bad.size:
         i, j = bad[0]
         raise CliError(f"{what}: entry ({i}, {j}) is {m[i, j]}; expected finite numbers")
+    big = np.argwhere(np.abs(m) > MAX_ENTRY)
+    if big.size:
+        i, j = big[0]
+        raise CliError(f"{what}: entry ({i}, {j}) is {shown(m[i, j])}; expected numbers of "
+                       f"magnitude at most {MAX_ENTRY:g} (the formulas square and sum them); "
+                       "rescale the units")
     return m
 
 
@@ -193,11 +204,11 @@ def load_vector(text: str, name: str) -> np.ndarray:
     if v.ndim != 1 or v.size == 0:
         raise CliError(f"{what} has shape {v.shape}; expected one number per client")
     _check_clients(what, v.size)
-    bad = np.flatnonzero(~np.isfinite(v) | (v <= 0))
+    bad = np.flatnonzero(~np.isfinite(v) | (v <= 0) | (v > MAX_ENTRY))
     if bad.size:
         k = int(bad[0])
-        raise CliError(f"{what}: entry {k} (client {k}) is {v[k]:g}; expected a finite "
-                       "number > 0 for every client")
+        raise CliError(f"{what}: entry {k} (client {k}) is {shown(v[k])}; expected a finite "
+                       f"number > 0 and at most {MAX_ENTRY:g} for every client")
     return v
 
 
@@ -210,7 +221,7 @@ def check_vector_inputs(values: dict[str, Any], results: Sequence[Any], what: st
         if np.ndim(values.get(n, 0.0)) == 0:
             continue
         if not any(dv.per_agent and n in dv.uses for r in results for dv in r.derivations):
-            raise CliError(f"{n}={','.join(f'{x:g}' for x in values[n])}: {what} reads {n} as "
+            raise CliError(f"{n}={','.join(shown(x) for x in values[n])}: {what} reads {n} as "
                            "one number, not one per client (a per-client vector is read by "
                            "results that derive per-client values from it, with their matrix)")
 
@@ -413,12 +424,11 @@ def _fmt_value(v: Any) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
     if isinstance(v, float):
-        return f"{v:.6g}"
+        return f"{v + 0.0:.6g}"  # -0.0 + 0.0 is 0.0: no "-0"
     return str(v)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    import numpy as np
 
     from pflbounds.symbolic import evaluate
 
@@ -426,7 +436,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     form = _form_name(r, args.form, args.part)
     values, matrices = parse_inputs(args.inputs)
     check_vector_inputs(values, [r], r.id)
-    ev = evaluate(r, form, matrices=matrices, **values)
+    ev = evaluate(r, form, matrices=matrices, finite=True, **values)
     if args.part is not None:  # the value of that part only
         ev.value = ev.value[args.part]
     if args.elasticities:
@@ -439,12 +449,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
             _print_json(doc)
             return 0
         _print_evaluation(ev, args)
-        print("  elasticities d log(value) / d log(input):")
-        for n, e in sorted(el.items(), key=lambda t: -float(np.max(np.abs(t[1])))):
+        print("  elasticities d log(value) / d log(input):" + ("" if el else " none (it takes "
+                                                                   "no inputs)"))
+        for n, e in sorted(el.items(), key=lambda t: -_largest(t[1])):
             print(f"    {n:<10} {_fmt_value(_jsonable(e))}")
         return 0
     _print_evaluation(ev, args)
     return 0
+
+
+def _largest(e: Any) -> float:
+    """The largest |elasticity| of an entry (numbers, or reasons where undefined: -1)."""
+    import numpy as np
+
+    nums = [abs(float(x)) for x in np.ravel(np.asarray(e, dtype=object))
+            if not isinstance(x, str)]
+    return max(nums, default=-1.0)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -673,8 +693,10 @@ def _progress_mode(args: argparse.Namespace) -> str:
 def _run_stats_line(stats, cache) -> str:
     where = f"task cache {cache.root}" if cache is not None else "no task cache"
     failed = f", {stats.failed} failed" if stats.failed else ""
+    warned = (f", {stats.warned} with numerical warnings (recorded with the task)"
+              if stats.warned else "")
     return (f"{stats.tasks} tasks: {stats.cached} from the cache, {stats.computed} computed"
-            f"{failed} in {stats.seconds:.1f} s ({where})")
+            f"{failed}{warned} in {stats.seconds:.1f} s ({where})")
 
 
 def _sweep(args: argparse.Namespace, run):
@@ -731,7 +753,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                      "outcomes": [o.to_dict() for o in outcomes],
                      "unexpected": [o.check_id for o in bad],
                      "tasks": {"total": st.tasks, "cached": st.cached, "computed": st.computed,
-                               "failed": st.failed, "seconds": st.seconds},
+                               "failed": st.failed, "warned": st.warned,
+                               "seconds": st.seconds},
                      "cache": None if cache is None else str(cache.root)})
     else:
         _print_outcomes(outcomes)
@@ -1188,6 +1211,22 @@ def _add_run_options(s: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line. Called without ``argv`` (the ``pflbounds`` console script, ``python
+    -m pflbounds.cli``), no Python warning reaches the user, in this process or its workers:
+    pflbounds reports what matters in its own lines. Called with ``argv`` (tests, scripts),
+    the caller's warning filters apply, so that a stray warning can be caught as an error."""
+    if argv is not None:
+        return _main(argv)
+    import os
+    import warnings
+
+    os.environ["PYTHONWARNINGS"] = "ignore"  # worker processes started from here
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _main(None)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)

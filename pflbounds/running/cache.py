@@ -198,6 +198,7 @@ class TaskCache:
             "params": to_jsonable(dict(t.params)), "base_seed": t.base_seed,
             "config_hash": t.config_hash, "compute_s": float(result.elapsed),
             "worker": result.meta.get("worker"), "version": pflbounds.__version__,
+            "warnings": list(result.meta.get("warnings", [])),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         arrays = {k: np.asarray(v) for k, v in result.evidence.items()}
