@@ -267,7 +267,7 @@ def _outcome(p: Path, n: int, d: Any) -> Outcome:
     """Outcome ``n`` (from 1) of the file ``p``, its fields checked first."""
     where = f"{p}: outcome {n}"
     if not isinstance(d, dict):
-        raise ResultsError(f"{where} is a {type(d).__name__}, not a record; "
+        raise ResultsError(f"{where} is {json.dumps(d)[:40]}, not a record; "
                            "not a pflbounds results file")
     if isinstance(d.get("check_id"), str):
         where += f" ({d['check_id']})"

@@ -107,7 +107,7 @@ def check_suite_name(name: object, source: str, *, from_stem: bool = False) -> s
     elif isinstance(name, str):
         what = f"name {name!r} is not a suite name"
     else:
-        what = f"name {name!r} is a {type(name).__name__}, not a suite name"
+        what = f"name {name!r} is not a string"
     raise SuiteError(f"{source}: {what}: expected {NAME_RULE}"
                      + ("; give the file a name = \"...\" line" if from_stem else ""))
 
