@@ -101,7 +101,7 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
 
 
 def _check_clients(what: str, n: int) -> None:
-    from pflbounds.running.limits import MAX_CLIENTS
+    from pflbounds.limits import MAX_CLIENTS
 
     if n > MAX_CLIENTS:
         raise CliError(f"{what} has {n} clients: at most {MAX_CLIENTS}")
@@ -112,7 +112,7 @@ def _check_npy(p: Path, what: str, ndim: int) -> None:
     than MAX_CLIENTS clients along any of its axes."""
     import numpy as np
 
-    from pflbounds.running.limits import MAX_CLIENTS
+    from pflbounds.limits import MAX_CLIENTS
 
     with p.open("rb") as fh:
         if fh.read(6) != b"\x93NUMPY":
@@ -136,7 +136,7 @@ def _read_csv(p: Path, what: str) -> np.ndarray:
     ragged files are named as such."""
     import numpy as np
 
-    from pflbounds.running.limits import MAX_CSV_BYTES
+    from pflbounds.limits import MAX_CSV_BYTES
 
     try:
         if p.stat().st_size > MAX_CSV_BYTES:
@@ -571,7 +571,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         ids = [c.id for c in registry.all_checks()]
         raise CliError(_with_paper_hint(str(e.args[0]), "check id", args.check_id, ids)) from None
     if args.replicas is not None and not check.deterministic:
-        from pflbounds.running.limits import LimitError, check_replicas
+        from pflbounds.limits import LimitError, check_replicas
 
         try:
             check_replicas("--replicas", args.replicas, len(check.grid_for(args.quick)),
@@ -1065,20 +1065,20 @@ def _int_at_least(low: int, high: int | None = None, why: str = ""):
 
 
 def _seed_type():
-    from pflbounds.running.limits import MAX_SEED
+    from pflbounds.limits import MAX_SEED
 
     return _int_at_least(0, MAX_SEED, "a seed is stored as a 64-bit integer")
 
 
 def _jobs_type():
-    from pflbounds.running.limits import JOBS_PER_CORE, cores, max_jobs
+    from pflbounds.limits import JOBS_PER_CORE, cores, max_jobs
 
     return _int_at_least(1, max_jobs(), f"{JOBS_PER_CORE} per core on the {cores()} cores "
                                         "this process may use")
 
 
 def _replicas_type():
-    from pflbounds.running.limits import MAX_REPLICAS
+    from pflbounds.limits import MAX_REPLICAS
 
     return _int_at_least(1, MAX_REPLICAS, "the checks use 10^2 to 10^4")
 

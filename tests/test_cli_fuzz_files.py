@@ -18,7 +18,7 @@ import pytest
 from cli_fuzz_helpers import assert_one_line_errors, run_cli
 
 from pflbounds.cli import main
-from pflbounds.running.limits import MAX_REPLICAS, MAX_SEED, max_jobs
+from pflbounds.limits import MAX_REPLICAS, MAX_SEED, max_jobs
 
 LEMMA6 = ["eta=0.1", "mu=1", "L=2", "sigma2=1", "T=10"]
 OUTCOME = {"check_id": "even2022.P11", "kind": "bound_holds", "verdict": "HOLDS",

@@ -35,7 +35,7 @@ def _int_list(text: str, what: str) -> list[int]:
 
 def _horizons(text: str) -> list[int]:
     """``--horizons``: iteration counts, each at most MAX_HORIZON, at most MAX_HORIZONS."""
-    from pflbounds.running.limits import MAX_HORIZON, MAX_HORIZONS
+    from pflbounds.limits import MAX_HORIZON, MAX_HORIZONS
 
     ks = _int_list(text, "--horizons")
     if len(ks) > MAX_HORIZONS:
@@ -165,7 +165,7 @@ def cmd_false_alarms(args: argparse.Namespace) -> int:
         suite = load_suite(path)
     except (SuiteError, KeyError) as e:
         raise _error(str(e.args[0] if e.args else e)) from None
-    from pflbounds.running.limits import MAX_SEED
+    from pflbounds.limits import MAX_SEED
 
     if args.first_seed + args.seeds - 1 > MAX_SEED:
         raise _error(f"--first-seed {args.first_seed} with --seeds {args.seeds} goes past the "
@@ -184,8 +184,8 @@ def cmd_false_alarms(args: argparse.Namespace) -> int:
 def add_audit_commands(sub: Any, int_at_least: Any, jobs: Any, seed: Any) -> None:
     """Add ``audit mutants|tightness|false-alarms`` to the command line's subparsers;
     ``int_at_least(low, high, why)``, ``jobs`` and ``seed`` are the command line's integer
-    types (:mod:`pflbounds.running.limits`)."""
-    from pflbounds.running.limits import MAX_RUNS
+    types (:mod:`pflbounds.limits`)."""
+    from pflbounds.limits import MAX_RUNS
     s = sub.add_parser("audit", help="how much to trust a verdict: checker power (mutants), "
                                      "false alarms, tightness against PEPit")
     a = s.add_subparsers(dest="audit_command", required=True, metavar="AUDIT")

@@ -30,14 +30,13 @@ from typing import Any
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.outcome import Outcome
+from pflbounds.limits import MAX_REPLICAS
 from pflbounds.running.cache import TaskCache
 from pflbounds.running.executor import RunSpec, Sweep, sweep
 
 GRIDS = ("quick", "full")
 MAX_BYTES = 1_000_000
 """The largest suite file read (a suite lists checks: a few kB)."""
-MAX_REPLICAS = 10**7
-"""The most Monte Carlo replicas an entry may ask for (``pflbounds.running.limits``)."""
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
 NAME_RULE = ("letters, digits, '-', '_' and '.' (not '.' or '..'), at most 100 characters; "
              "it names the results folder reports/NAME")

@@ -15,8 +15,8 @@ import numpy as np
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import normalize_block
+from pflbounds.limits import check_replicas
 from pflbounds.running.config import config_hash, effective_replicas, point_config
-from pflbounds.running.limits import check_replicas
 from pflbounds.running.seeds import task_seed
 
 MAX_WARNINGS = 5
@@ -76,7 +76,7 @@ def plan(
     """Tasks of one check: every grid point, replicas split into blocks of ``block_size``.
 
     Deterministic engines (exact, symbolic) get a single replica per point. Replicas beyond
-    what a run can hold raise :class:`pflbounds.running.limits.LimitError` (a ValueError).
+    what a run can hold raise :class:`pflbounds.limits.LimitError` (a ValueError).
     """
     n = effective_replicas(check, replicas)
     grid = check.grid_for(quick)

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from pflbounds.checking import Check, CheckKind, Verdict, mc_block
-from pflbounds.running import TaskCache, execute, plan
-from pflbounds.running.limits import (
+from pflbounds.limits import (
     MAX_REPLICAS,
     LimitError,
     check_jobs,
@@ -19,6 +18,7 @@ from pflbounds.running.limits import (
     max_jobs,
     max_replicas,
 )
+from pflbounds.running import TaskCache, execute, plan
 from pflbounds.running.suite import SuiteError, check_suite_name, parse_suite
 
 
