@@ -493,6 +493,7 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     values, matrices = parse_inputs(args.inputs)
     check_vector_inputs(values, catalog.results(args.paper) if args.paper in catalog.papers()
                         else [], f"complexity --paper {args.paper}")
+    _check_domains(values, args.paper)
     try:
         table = catalog.complexity_table(args.paper, values, matrices,
                                          objective=args.objective, algorithm=args.algorithm)
@@ -529,6 +530,18 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     for n in table.get("notes", []):
         print(f"  note: {n}")
     return 0
+
+
+def _check_domains(values: dict[str, Any], paper: str) -> None:
+    """Every value given under the name of a constant that ``paper`` (or the core) declares is
+    checked against its domain before a paper's calculator reads it (mu=0 is refused here,
+    not met as a division by zero inside it)."""
+    from pflbounds.symbolic.constants import find_constant
+
+    for name, value in values.items():
+        c = find_constant(name, paper)
+        if c is not None:
+            c.check_value(value)  # ValueError naming the constant: one line
 
 
 def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
@@ -1267,6 +1280,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_BAD_INPUT
     except PaperLoadError as e:  # a broken paper package: name it, never hide it
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError as e:  # sizes the limits could not foresee (inputs read by a paper)
+        what = f" ({e})" if str(e) else ""
+        print(f"pflbounds {args.command}: error: not enough memory for these inputs{what}; "
+              "use smaller sizes", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

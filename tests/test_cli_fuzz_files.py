@@ -352,6 +352,14 @@ def _cases(d: Path) -> list[tuple[list[str], str]]:
          "has 5000 clients: at most 4000"))
     add((["eval", "even2022.eq6", "eta=0.1", "mu=1", "L=2", "sigma2=0.25000001"],
          "even2022.eq6"))
+    # a paper's calculator: domains checked before it reads them, sizes it would allocate
+    calc = ["complexity", "--paper", "philippenko2025", "mu=1", "beta=1", "eps=0.1",
+            "sigma2=1", "b_between=1"]
+    add(([*calc, "N=4", "clusters=2", "C=0"], "C=0 is outside its domain"))
+    add(([*calc[:3], *calc[4:], "mu=0", "N=4", "clusters=2"], "mu=0 is outside its domain"))
+    add(([*calc, "N=4", "clusters=1.5"], "clusters=1.5 is outside its domain"))
+    add(([*calc, "N=1e20", "clusters=2"], "N=100000000000000000000 is too large: at most 4000"))
+    add(([*calc, "N=1e9", "clusters=2"], "N=1000000000 is too large: at most 4000"))
     return c
 
 
