@@ -330,10 +330,20 @@ def _form_name(r, form: str | None, part: str | None = None) -> str:
     return name
 
 
+def example_command(r: Any, form: str | None = None) -> str:
+    """A ``pflbounds eval`` command that evaluates ``r`` (one form) at its declared example
+    point: the inputs that form needs, in the order of :meth:`Result.inputs`."""
+    name = form or ("printed" if "printed" in r.forms else next(iter(r.forms)))
+    words = [f"{n}={r.example[n]:.12g}" for n in r.inputs(name) if n in r.example]
+    flag = "" if name == "printed" else f" --form {name}"
+    return f"pflbounds eval {r.id}{flag} " + " ".join(words)
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     import sympy as sp
 
     from pflbounds.locate import locate
+    from pflbounds.symbolic.evaluate import hypotheses
 
     r = _result(args.result_id)
     forms = list(r.forms) if args.form is None else [_form_name(r, args.form)]
@@ -348,6 +358,9 @@ def cmd_show(args: argparse.Namespace) -> int:
                 if r.forms[f].parts else sp.sstr(r.forms[f].expr),
                 "latex": r.latex(f), "note": r.forms[f].note,
                 "conditions": [str(c) for c in r.forms[f].conditions],
+                "instance_relations": [
+                    {"relation": h.text, "reason": h.reason}
+                    for h in hypotheses(r, f) if h.kind == "instance"],
                 "hidden_constants": r.forms[f].hidden_constants,
                 "inputs": [{"name": n, "meaning": m, "unit": u}
                            for n, m, u in r.describe_inputs(f)],
@@ -359,6 +372,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         },
         "errata": [{"id": e.id, "what": e.what, "fix": e.fix, "check": e.check_id}
                    for e in r.errata],
+        "example": dict(r.example),
         "where": locate(r.id),
     }
     if args.json:
@@ -376,12 +390,16 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"      {fd['note']}")
         for c in fd["conditions"]:
             print(f"      condition: {c}")
+        for h in fd["instance_relations"]:
+            print(f"      instance: {h['relation']}  ({h['reason']})")
         for h in fd["hidden_constants"]:
             print(f"      hidden: {h}")
         print("      inputs: " + "; ".join(f"{i['name']} ({i['meaning']}, {i['unit']})"
                                           for i in fd["inputs"]))
         if fd["matrix_inputs"]:
             print("      from matrices: " + "; ".join(fd["matrix_inputs"]))
+    if r.example:
+        print("\n  example: " + example_command(r, forms[0] if args.form else None))
     for e in doc["errata"]:
         print(f"\n  erratum {e['id']}: {e['what']}\n      fix: {e['fix']}"
               + (f"\n      check: {e['check']}" if e["check"] else ""))
@@ -408,8 +426,9 @@ def _print_evaluation(ev, args: argparse.Namespace) -> None:
     doc = ev.to_json()
     label = f"{doc['id']} [{doc['form']}]"
     if ev.solved_for:
+        end = f" ({ev.boundary})" if ev.boundary else ""
         print(f"{label}: smallest {ev.solved_for} with value <= {ev.target:g}: "
-              f"{_fmt_value(doc['value'])}")
+              f"{_fmt_value(doc['value'])}{end}")
     else:
         print(f"{label} = {_fmt_value(doc['value'])}")
     for n, d in doc.get("derived", {}).items():
@@ -493,7 +512,6 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     values, matrices = parse_inputs(args.inputs)
     check_vector_inputs(values, catalog.results(args.paper) if args.paper in catalog.papers()
                         else [], f"complexity --paper {args.paper}")
-    _check_domains(values, args.paper)
     try:
         table = catalog.complexity_table(args.paper, values, matrices,
                                          objective=args.objective, algorithm=args.algorithm)
@@ -530,18 +548,6 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     for n in table.get("notes", []):
         print(f"  note: {n}")
     return 0
-
-
-def _check_domains(values: dict[str, Any], paper: str) -> None:
-    """Every value given under the name of a constant that ``paper`` (or the core) declares is
-    checked against its domain before a paper's calculator reads it (mu=0 is refused here,
-    not met as a division by zero inside it)."""
-    from pflbounds.symbolic.constants import find_constant
-
-    for name, value in values.items():
-        c = find_constant(name, paper)
-        if c is not None:
-            c.check_value(value)  # ValueError naming the constant: one line
 
 
 def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:

@@ -69,6 +69,10 @@ class Check:
     bound_mode: str = "expectation"
     delta: float | None = None
     description: str = ""
+    role: str = "claim"
+    """``claim``: the verdict is about the paper's claim (its result and form); ``control``:
+    a planted claim or a power check, whose verdict is about the checker (the report lists
+    controls apart from the findings)."""
     plot: Callable[[Outcome], list[dict]] | None = None
     xlabel: str = ""
     ylabel: str = ""
@@ -124,6 +128,8 @@ def _problems(c: Check) -> list[str]:
         out.append("id must be a non-empty string without spaces")
     if not callable(c.simulate):
         out.append("simulate must be callable")
+    if c.role not in ("claim", "control"):
+        out.append(f"role must be 'claim' or 'control', got {c.role!r}")
     if c.engine not in ENGINES:
         out.append(f"engine must be one of {ENGINES}, got {c.engine!r}")
     if c.rate_axis not in RATE_AXES:

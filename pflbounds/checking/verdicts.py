@@ -191,6 +191,13 @@ def _vector(ev: Mapping[str, np.ndarray], key: str, shape: tuple[int, ...], poin
         ) from None
 
 
+def entry_text(index: tuple[int, ...]) -> str:
+    """An entry of a per-agent (or per-row) value, as prose: ``entry 2`` for one axis,
+    ``entry (2, 0)`` for several; never a Python tuple such as ``(2,)``."""
+    parts = [str(int(i)) for i in index]
+    return "entry " + (parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")")
+
+
 def _where(point: int, k: float, scalar: bool, entry: str = "") -> str:
     return (f"point {point}" if scalar else f"K={g(k)}, point {point}") + entry
 
@@ -230,7 +237,7 @@ def bound_family(
         entry = ""
         if len(shape) > 1:
             idx = np.unravel_index(int(local[j]), shape)[:-1]
-            entry = f", entry {tuple(int(i) for i in idx)}"
+            entry = ", " + entry_text(idx)
         return _where(int(pt[j]), kk[j], scalar, entry)
 
     for arr, what in ((m, "measured value"), (b, name)):

@@ -35,7 +35,7 @@ from pflbounds.reporting.model import (
     VerdictRow,
 )
 from pflbounds.reporting.numbers import tidy_prose
-from pflbounds.reporting.plainmath import to_typst
+from pflbounds.reporting.plainmath import notation_of, to_typst
 
 __all__ = ["build_document", "format_margin", "format_replicas"]
 
@@ -352,8 +352,9 @@ class _Writer:
             self.add(
                 f"  table.cell(colspan: 5, fill: luma(240))[*{escape_markup(section.title)}*],"
             )
-            for v in section.verdicts:
-                self.add("  " + self._verdict_cells(v) + ",")
+            with notation_of(section.paper_id):
+                for v in section.verdicts:
+                    self.add("  " + self._verdict_cells(v) + ",")
         self.add(")", "")
 
     def _verdict_cells(self, v: VerdictRow) -> str:
@@ -616,7 +617,8 @@ class _Writer:
         self.title_page()
         self.overview()
         for s in self.report.sections:
-            self.paper(s)
+            with notation_of(s.paper_id):  # the paper's constant names: scott2024's L1 is L_1
+                self.paper(s)
         if self.report.audit:
             from pflbounds.reporting.audit_page import audit_typst
 

@@ -2,7 +2,9 @@
 
 :func:`fmt` formats one number; :func:`round_numbers` rewrites the long decimals inside a
 piece of prose (``offset=1.4142135623730951`` becomes ``offset=1.414``) and leaves integers,
-identifiers and hashes alone.
+identifiers and hashes alone. :func:`params_text` writes a grid point's parameters and
+:func:`tidy_prose` cleans measured details: no Python repr (``(2,)``, ``np.float64(0.5)``,
+``True``) ever reaches the report.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import json
 import math
 import re
 
-__all__ = ["SIGNIFICANT", "fmt", "round_numbers", "tidy_prose"]
+import numpy as np
+
+__all__ = ["SIGNIFICANT", "fmt", "param_text", "params_text", "round_numbers", "tidy_prose"]
 
 SIGNIFICANT = 4
 
@@ -55,28 +59,49 @@ def round_numbers(text: str, digits: int = SIGNIFICANT) -> str:
 
 
 _JSON_OBJECT = re.compile(r'\{"[^{}]*\}')
+# Python reprs that may sit in a measured detail: np.float64(0.5), a one-element tuple (2,)
+_NUMPY_SCALAR = re.compile(r"\bnp\.(?:float|int|uint)\d*\(([^()]*)\)")
+_BOOL_VALUE = re.compile(r"(\w=)(True|False)\b")  # a parameter written isotropic=True
+_ONE_TUPLE = re.compile(r"\(([-+]?\d[\d.]*),\s*\)")
 
 
-def _pairs(obj: dict) -> str:
-    def one(v: object) -> str:
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return fmt(v)
-        if isinstance(v, list):
-            return "(" + ", ".join(one(u) for u in v) + ")"
-        return str(v)
+def param_text(value: object) -> str:
+    """One parameter value as prose: numbers to 4 significant digits, ``yes``/``no`` for
+    booleans, ``(a, b)`` for a sequence (a one-element one as its element), ``{k=v}`` for a
+    mapping; never a Python repr."""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "{" + params_text(value) + "}"
+    if isinstance(value, (list, tuple, np.ndarray)):
+        items = [param_text(v) for v in value]
+        return items[0] if len(items) == 1 else "(" + ", ".join(items) + ")"
+    if value is None or isinstance(value, str):
+        return "none" if value is None else value
+    try:
+        return fmt(float(value))  # int, float and the numpy scalars
+    except (TypeError, ValueError):
+        return str(value)
 
-    return ", ".join(f"{k}={one(v)}" for k, v in obj.items())
+
+def params_text(params: dict) -> str:
+    """``name=value`` pairs of a grid point (see :func:`param_text`)."""
+    return ", ".join(f"{k}={param_text(v)}" for k, v in params.items())
 
 
 def tidy_prose(text: str, digits: int = SIGNIFICANT) -> str:
     """Prose as the report prints it: JSON objects (``{"K":2000,"kappa":4.0}``) as
-    ``{K=2000, kappa=4}`` (they can then break across lines) and long decimals rounded."""
+    ``{K=2000, kappa=4}`` (they can then break across lines), Python reprs of numbers and
+    one-element tuples as the numbers, ``name=True``/``False`` as ``yes``/``no``, and long
+    decimals rounded."""
 
     def repl(m: re.Match[str]) -> str:
         try:
             obj = json.loads(m.group(0))
         except ValueError:
             return m.group(0)
-        return "{" + _pairs(obj) + "}" if isinstance(obj, dict) else m.group(0)
+        return "{" + params_text(obj) + "}" if isinstance(obj, dict) else m.group(0)
 
-    return round_numbers(_JSON_OBJECT.sub(repl, text), digits)
+    text = _NUMPY_SCALAR.sub(r"\1", _JSON_OBJECT.sub(repl, text))
+    text = _BOOL_VALUE.sub(lambda m: m.group(1) + ("yes" if m.group(2) == "True" else "no"), text)
+    return round_numbers(_ONE_TUPLE.sub(r"\1", text), digits)

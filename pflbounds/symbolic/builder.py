@@ -23,10 +23,18 @@ from pflbounds.symbolic.catalog import (
     register_algorithms,
     register_assumption,
     register_paper,
+    register_relation,
 )
 from pflbounds.symbolic.constants import constant
 from pflbounds.symbolic.location import caller_location
-from pflbounds.symbolic.result import Assumption, Condition, Form, Kind, Result
+from pflbounds.symbolic.result import (
+    Assumption,
+    Condition,
+    Form,
+    InstanceRelation,
+    Kind,
+    Result,
+)
 from pflbounds.symbolic.units import Unit
 
 _EXTRA_TEXT = ("quantity_typst", "quantity_latex", "part_units", "part_typst", "part_latex")
@@ -59,6 +67,14 @@ class PaperBuilder:
                    constants: tuple[str, ...] = ()) -> Assumption:
         """Register the assumption ``<paper>.<key>``."""
         return register_assumption(Assumption(f"{self.paper}.{key}", name, statement, constants))
+
+    def relation(self, rel: sp.Basic, reason: str, label: str = "") -> InstanceRelation:
+        """Declare a relation that every instance of this paper's hypotheses satisfies
+        (``P.relation(sp.Le(mu, Lw), "...")``): every result whose inputs include all of its
+        symbols refuses a point that violates it, with ``reason``."""
+        if not isinstance(rel, sp.core.relational.Relational):
+            raise ValueError(f"a relation must be a sympy relation, got {rel!r}")
+        return register_relation(InstanceRelation(rel, reason, label, self.paper))
 
     @staticmethod
     def cond(rel: sp.Basic, label: str = "") -> Condition:

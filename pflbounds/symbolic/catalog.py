@@ -12,12 +12,14 @@ import sys
 from collections.abc import Iterator
 
 from pflbounds.symbolic import loader
-from pflbounds.symbolic.result import Assumption, Result
+from pflbounds.symbolic.result import Assumption, InstanceRelation, Result
 
 _RESULTS: dict[str, Result] = {}
 _ASSUMPTIONS: dict[str, Assumption] = {}
 _PAPERS: dict[str, dict[str, str]] = {}
 _ALGORITHMS: dict[str, tuple[str, ...]] = {}
+_RELATIONS: dict[str, list[InstanceRelation]] = {}
+"""Instance relations by declaring paper (``""``: the core's)."""
 
 
 def register_paper(paper_id: str, title: str, citation: str, digest: str = "") -> None:
@@ -36,6 +38,7 @@ def forget_paper(paper_id: str) -> None:
         del _ASSUMPTIONS[aid]
     for rid in [k for k in _ALGORITHMS if k.startswith(paper_id + ".")]:
         del _ALGORITHMS[rid]
+    _RELATIONS.pop(paper_id, None)
     forget_paper_constants(paper_id)
 
 
@@ -44,6 +47,27 @@ def register(result: Result) -> Result:
         raise ValueError(f"result {result.id} registered twice")
     _RESULTS[result.id] = result
     return result
+
+
+def register_relation(rel: InstanceRelation) -> InstanceRelation:
+    """Record a relation between constants that every instance of ``rel.paper`` satisfies
+    (idempotent: the same relation declared again is kept once)."""
+    found = _RELATIONS.setdefault(rel.paper, [])
+    if rel not in found:
+        found.append(rel)
+    return rel
+
+
+def instance_relations(paper: str) -> list[InstanceRelation]:
+    """The relations every input point of ``paper`` must satisfy: the paper's own, and the
+    core's whose symbols are all core constants for this paper (a paper that gives ``L`` its
+    own meaning does not inherit ``mu <= L``)."""
+    from pflbounds.symbolic.constants import CORE, find_constant
+
+    core = [r for r in _RELATIONS.get("", [])
+            if all((c := find_constant(n, paper)) is not None and c.paper == CORE
+                   for n in r.symbols)]
+    return core + list(_RELATIONS.get(paper, [])) if paper else core
 
 
 def register_algorithms(mapping: dict[str, tuple[str, ...]]) -> None:
@@ -174,3 +198,24 @@ def complexity_table(paper_id: str, values, matrices, *, objective=None, algorit
     table = _COMPLEXITY[paper_id](values, matrices, objective=objective, algorithm=algorithm)
     table["paper"] = paper_id
     return table
+
+
+def applicable_relations(result: Result, form: str | None = None,
+                         part: str | None = None) -> list[InstanceRelation]:
+    """The instance relations of ``result``'s paper whose symbols are all inputs of the form
+    (or of one part of it)."""
+    needed = set(result.inputs(form, part))
+    return [r for r in instance_relations(result.paper) if r.symbols <= needed]
+
+
+def _declare_core_relations() -> None:
+    import sympy as sp
+
+    from pflbounds.symbolic.constants import L, mu
+
+    register_relation(InstanceRelation(
+        sp.Le(mu, L), "a mu-strongly convex function with L-Lipschitz gradient has mu <= L "
+        "(no instance has mu > L)"))
+
+
+_declare_core_relations()

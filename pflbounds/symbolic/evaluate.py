@@ -17,9 +17,11 @@ import numpy as np
 import sympy as sp
 
 from pflbounds.shown import LARGEST, shown
-from pflbounds.symbolic.constants import CORE, get_constant
+from pflbounds.symbolic.catalog import applicable_relations
+from pflbounds.symbolic.constants import DOMAINS as DOMAINS_TEXT
+from pflbounds.symbolic.constants import get_constant
 from pflbounds.symbolic.hidden import strip_hidden
-from pflbounds.symbolic.result import Condition, Derivation, Result
+from pflbounds.symbolic.result import Condition, Derivation, InstanceRelation, Result
 
 
 class HypothesisError(ValueError):
@@ -185,6 +187,8 @@ class Evaluation:
     derived: dict[str, str] = field(default_factory=dict)
     solved_for: str | None = None
     target: float | None = None
+    boundary: str = ""
+    """``solve``: why the answer is the closed end of the unknown's domain (empty when not)."""
 
     def to_json(self) -> dict[str, Any]:
         def conv(v: Any) -> Any:
@@ -210,6 +214,8 @@ class Evaluation:
         if self.solved_for:
             out["solved_for"] = self.solved_for
             out["target"] = self.target
+        if self.boundary:
+            out["boundary"] = self.boundary
         return out
 
 
@@ -283,7 +289,7 @@ def resolve_inputs(
     for n, v in vals.items():
         if n in needed:
             get_constant(n, result.paper).check_value(v)
-    _check_mu_le_L(result, needed, vals)
+    check_relations(applicable_relations(result, form, part), vals)
     return vals, derived
 
 
@@ -319,21 +325,58 @@ def _check_agrees(dv: Derivation, matrices: Mapping[str, Any], vals: Mapping[str
         )
 
 
-def _check_mu_le_L(result: Result, needed: list[str], vals: Mapping[str, Any]) -> None:
-    """Refuse mu > L where both are the core constants: a mu-strongly convex function with an
-    L-Lipschitz gradient has mu <= L, so no instance has mu > L."""
-    if "mu" not in needed or "L" not in needed or "mu" not in vals or "L" not in vals:
-        return
-    if get_constant("mu", result.paper).paper != CORE or get_constant("L", result.paper).paper \
-            != CORE:
-        return
-    mu, L = np.asarray(vals["mu"], dtype=float), np.asarray(vals["L"], dtype=float)
-    bad = np.broadcast_to(mu > L * (1 + 1e-12), np.broadcast(mu, L).shape)
-    if np.any(bad):
-        raise InputError(
-            f"mu={_fmt(mu)} > L={_fmt(L)}: a mu-strongly convex function with L-Lipschitz "
-            "gradient has mu <= L (no instance has mu > L)"
-        )
+def check_relations(relations: list[InstanceRelation], values: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` on the first instance relation that the given values
+    violate (relations with a symbol not given are skipped): the point describes no instance,
+    and the message says why."""
+    for r in relations:
+        if not r.symbols <= set(values):
+            continue
+        ok, lhs, rhs = _holds(r.relation, values)
+        if np.all(ok):
+            continue
+        rel = r.relation
+        names = [str(rel.lhs), str(rel.rhs)]
+        if all(isinstance(side, sp.Symbol) for side in (rel.lhs, rel.rhs)):
+            negated = {"<=": ">", "<": ">=", ">=": "<", ">": "<=", "==": "!="}[rel.rel_op]
+            head = (f"{names[0]}={_fmt(values[names[0]])} {negated} "
+                    f"{names[1]}={_fmt(values[names[1]])}")
+        else:
+            used = sorted(r.symbols)
+            given = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
+            label = f" [{r.label}]" if r.label else ""
+            head = f"{sp.sstr(rel)}{label} fails: {given} ({_sides(lhs, rhs)})"
+        raise InputError(f"{head}: {r.reason}")
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One thing an input point of a result must satisfy: an input's domain (``domain``), a
+    relation between constants that every instance satisfies (``instance``), or a side
+    condition of the result or of its form (``condition``)."""
+
+    kind: str
+    text: str
+    reason: str = ""
+    names: tuple[str, ...] = ()
+
+
+def hypotheses(result: Result, form: str | None = None) -> list[Hypothesis]:
+    """Everything an input point of ``result`` (one form) must satisfy, in the order it is
+    checked: each input's domain, the paper's instance relations over its inputs, then the
+    side conditions."""
+    from pflbounds.symbolic.constants import DOMAINS
+
+    out = []
+    for n in result.inputs(form):
+        c = get_constant(n, result.paper)
+        out.append(Hypothesis("domain", f"{n}: {DOMAINS[c.domain]}", c.meaning, (n,)))
+    for r in applicable_relations(result, form):
+        out.append(Hypothesis("instance", sp.sstr(r.relation), r.reason, tuple(sorted(r.symbols))))
+    for c in result.conditions_for(form):
+        names = tuple(sorted(s.name for s in c.relation.free_symbols))
+        out.append(Hypothesis("condition", sp.sstr(c.relation), c.label, names))
+    return out
 
 
 def evaluate(
@@ -371,6 +414,9 @@ def _feasible(result: Result, form: str | None, vals: Mapping[str, Any]) -> np.n
     ok = np.asarray(True)
     for c in result.conditions_for(form):
         ok = ok & _holds(c.relation, vals)[0]
+    for r in applicable_relations(result, form):
+        if r.symbols <= set(vals):
+            ok = ok & _holds(r.relation, vals)[0]
     return ok
 
 
@@ -390,9 +436,15 @@ def solve(
     For an integer variable (K, N, T, S, ...) the answer is the smallest integer, found by an
     exhaustive vectorised scan up to the first crossing (exact even when the form is not
     monotone, e.g. with a ``Min`` in the step size); beyond 10^7 a bisection refines a
-    geometric bracket. For a real variable the answer is bracketed on a logarithmic grid
-    and refined by bisection. Points that violate a side condition count as infeasible.
-    Inputs may be per-agent arrays: the answer is then an array.
+    geometric bracket. For a real variable the answer is bracketed on a logarithmic grid over
+    the variable's domain (its closed end included: 0 for a number >= 0 or in [0, 1], 1 for
+    a number >= 1; [0, 1] ends at 1; a real number is searched on both signs) and refined by
+    bisection; a crossing between 0 and the grid's first positive point is searched down to
+    the smallest normal float. Points that violate a side condition or an instance relation
+    count as infeasible. An answer at the end of the domain is reported as such
+    (``Evaluation.boundary``); a set of solutions that runs down to an excluded end (every
+    x > 0 works, x = 0 does not) has no smallest element and is refused. Inputs may be
+    per-agent arrays: the answer is then an array.
     """
     f = result.form(form)
     expr = f.exprs.get(part)
@@ -411,6 +463,9 @@ def solve(
     fixed = tuple(c for c in result.conditions_for(form)
                   if var not in {s.name for s in c.relation.free_symbols})
     check_conditions(fixed, vals)  # conditions that no value of the unknown can repair
+    # and instance relations among the given inputs of the whole form (a part's own
+    # relations were checked above; the search below respects the whole form's)
+    check_relations(applicable_relations(result, form), vals)
     target = float(target)
     const = get_constant(var, result.paper)
     shape = np.broadcast(*[np.asarray(v, dtype=float) for v in vals.values()]).shape
@@ -418,48 +473,89 @@ def solve(
     n_el = int(np.prod(shape)) if shape else 1
     answers = np.empty(n_el)
     points = [{n: (a[i] if a.size else a) for n, a in flat.items()} for i in range(n_el)]
+    name = f"{result.id} [{f.name}{':' + part if part else ''}]"
+    problem = _Problem(result, form, expr, var, target, const, upper)
     for i, point in enumerate(points):
-        answers[i] = _solve_scalar(result, form, expr, var, target, point, const.integer, upper)
+        agent = f" (agent {i})" if n_el > 1 else ""
+        answers[i] = _solve_scalar(problem, point, f"{name}{agent}")
     if np.isinf(answers).any():
-        _unreachable(result, form, expr, var, target, points, answers, const.integer, upper,
-                     part)
+        _unreachable(problem, points, answers, name)
     value: Any = float(answers[0]) if not shape else answers.reshape(shape)
     used = {n: vals[n] for n in result.inputs(form, part_key) if n != var}
-    return Evaluation(
-        result.id, f.name, value, f.hidden_constants, used, derived, solved_for=var, target=target
-    )
+    return Evaluation(result.id, f.name, value, f.hidden_constants, used, derived,
+                      solved_for=var, target=target,
+                      boundary=_boundary_note(problem, points, answers))
 
 
-def _search_grid(integer: bool, upper: float) -> np.ndarray:
-    """The values of the unknown that :func:`_solve_scalar` brackets on (a log grid)."""
-    if integer:
+@dataclass(frozen=True)
+class _Problem:
+    """What :func:`solve` inverts: the form's expression in the unknown ``var``."""
+
+    result: Result
+    form: str | None
+    expr: sp.Basic
+    var: str
+    target: float
+    const: Any
+    upper: float
+
+    @property
+    def integer(self) -> bool:
+        return bool(self.const.integer)
+
+    @property
+    def end(self) -> float | None:
+        """The closed lower end of the unknown's domain (None: open or unbounded)."""
+        return {"nonnegative": 0.0, "unit_interval": 0.0, "at_least_one": 1.0,
+                "positive_integer": 1.0, "nonnegative_integer": 0.0}.get(self.const.domain)
+
+
+def _search_grid(problem: _Problem) -> np.ndarray:
+    """The values of the unknown that :func:`_solve_scalar` brackets on: a log grid over its
+    domain, starting at the domain's closed end when it has one."""
+    domain, upper = problem.const.domain, problem.upper
+    if problem.integer:
         return np.unique(np.round(np.geomspace(1, upper, 4001)))
-    return np.geomspace(1e-15, upper, 3001)
+    if domain == "unit_interval":
+        return np.concatenate(([0.0], np.geomspace(_LOW, 1.0, 3001)))
+    if domain == "nonnegative":
+        return np.concatenate(([0.0], np.geomspace(_LOW, upper, 3001)))
+    if domain == "at_least_one":
+        return np.geomspace(1.0, upper, 3001)
+    if domain == "real":
+        pos = np.geomspace(_LOW, upper, 1501)
+        return np.concatenate((-pos[::-1], [0.0], pos))
+    return np.geomspace(_LOW, upper, 3001)
 
 
-def _unreachable(result, form, expr, var, target, points, answers, integer, upper,
-                 part) -> None:
+_LOW = 1e-15
+"""The smallest positive value on the bracketing grid of a real unknown."""
+
+
+def _unreachable(problem: _Problem, points, answers, name: str) -> None:
     """Raise :class:`TargetUnreachable` with the floor of the form over the searched range:
     the smallest value it takes at points that satisfy the conditions."""
-    grid = _search_grid(integer, upper)
+    grid = _search_grid(problem)
+    var, target = problem.var, problem.target
     floors = np.full(len(points), np.nan)
     where = np.full(len(points), np.nan)
     for i, point in enumerate(points):
         vals = dict(point)
         vals[var] = grid
         with np.errstate(all="ignore"):
-            v = np.broadcast_to(np.asarray(numeric(expr, vals), dtype=float), grid.shape)
-            feas = np.broadcast_to(_feasible(result, form, vals), grid.shape) & np.isfinite(v)
+            v = np.broadcast_to(np.asarray(numeric(problem.expr, vals), dtype=float),
+                                grid.shape)
+            feas = (np.broadcast_to(_feasible(problem.result, problem.form, vals), grid.shape)
+                    & np.isfinite(v))
         if feas.any():
             j = int(np.argmin(np.where(feas, v, np.inf)))
             floors[i], where[i] = v[j], grid[j]
     bad = np.flatnonzero(np.isinf(answers))
     i = int(bad[0])
     agent = f" (agent {i}; {bad.size} of {len(points)} agents)" if len(points) > 1 else ""
-    name = f"{result.id} [{result.form(form).name}{':' + part if part else ''}]"
-    span = f"{var} in [{shown(grid[0])}, {shown(upper)}]"
+    span = f"{var} in [{grid[0]:g}, {grid[-1]:g}]"
     if np.isnan(floors[i]):
-        conds = [sp.sstr(c.relation) for c in result.conditions_for(form)
+        conds = [sp.sstr(c.relation) for c in problem.result.conditions_for(problem.form)
                  if var in {s.name for s in c.relation.free_symbols}]
         msg = (f"no {span} satisfies the conditions of {name}{agent}: "
                + "; ".join(conds or ["(its value is not finite)"]))
@@ -470,56 +566,120 @@ def _unreachable(result, form, expr, var, target, points, answers, integer, uppe
     raise TargetUnreachable(msg, floors if len(points) > 1 else float(floors[0]))
 
 
-def _ok(result, form, expr, var, target, point, grid) -> np.ndarray:
+def _ok(problem: _Problem, point, grid) -> np.ndarray:
     vals = dict(point)
-    vals[var] = grid
+    vals[problem.var] = grid
     with np.errstate(all="ignore"):
-        v = np.broadcast_to(np.asarray(numeric(expr, vals), dtype=float), grid.shape)
-        feas = np.broadcast_to(_feasible(result, form, vals), grid.shape)
-    return feas & np.isfinite(v) & (v <= target)
+        v = np.broadcast_to(np.asarray(numeric(problem.expr, vals), dtype=float), grid.shape)
+        feas = np.broadcast_to(_feasible(problem.result, problem.form, vals), grid.shape)
+    return feas & np.isfinite(v) & (v <= problem.target)
 
 
-def _solve_scalar(result, form, expr, var, target, point, integer, upper) -> float:
-    if integer:
-        scan = 10**7
-        chunk = 10**6
-        start = 1
-        while start <= min(scan, upper):
-            grid = np.arange(start, min(start + chunk, scan + 1), dtype=float)
-            hit = _ok(result, form, expr, var, target, point, grid)
-            if hit.any():
-                return float(grid[np.argmax(hit)])
-            start += chunk
-        geo = np.unique(np.round(np.geomspace(scan, upper, 400)))
-        hit = _ok(result, form, expr, var, target, point, geo)
-        if not hit.any():
-            return float("inf")
-        j = int(np.argmax(hit))
-        lo, hi = geo[j - 1], geo[j]
-        while hi - lo > 1:
-            mid = np.floor((lo + hi) / 2)
-            if _ok(result, form, expr, var, target, point, np.array([mid]))[0]:
-                hi = mid
-            else:
-                lo = mid
-        return float(hi)
-    grid = _search_grid(False, upper)
-    hit = _ok(result, form, expr, var, target, point, grid)
+def _solve_scalar(problem: _Problem, point, name: str) -> float:
+    if problem.integer:
+        return _solve_integer(problem, point)
+    grid = _search_grid(problem)
+    hit = _ok(problem, point, grid)
     if not hit.any():
         return float("inf")
     j = int(np.argmax(hit))
     if j == 0:
-        return float(grid[0])
-    lo, hi = grid[j - 1], grid[j]
+        if problem.end is not None and grid[0] == problem.end:
+            return float(grid[0])  # the domain's closed end itself
+        if grid[0] < 0:
+            raise InputError(
+                f"no smallest {problem.var} for {name}: the value is <= {problem.target:g} "
+                f"already at {problem.var}={grid[0]:g}, the end of the range searched, and "
+                f"{problem.var} is unbounded below ({DOMAINS_TEXT['real']})")
+        return _towards_zero(problem, point, float(grid[0]), name)
+    lo, hi = float(grid[j - 1]), float(grid[j])
+    if lo == 0.0:
+        return _towards_zero(problem, point, hi, name)
+    return _bisect(problem, point, lo, hi)
+
+
+def _towards_zero(problem: _Problem, point, hi: float, name: str) -> float:
+    """The crossing in (0, hi], where ``hi`` meets the target and 0 does not (or is not in
+    the domain): searched on a log grid down to the smallest normal float. Refused when the
+    target is met all the way down, or down to where the value overflows (the crossing, if
+    there is one, lies below the floating-point range)."""
+    tiny = float(np.finfo(float).tiny)
+    grid = np.geomspace(tiny, hi, 700)
+    vals = dict(point)
+    vals[problem.var] = grid
+    with np.errstate(all="ignore"):
+        v = np.broadcast_to(np.asarray(numeric(problem.expr, vals), dtype=float), grid.shape)
+    hit = _ok(problem, point, grid)
+    j = int(np.argmax(hit))
+    if j == 0 or not np.isfinite(v[j - 1]):
+        at_zero = ("is not in its domain" if problem.end is None else
+                   "gives no finite value within the conditions")
+        low = grid[j]
+        raise InputError(
+            f"no smallest {problem.var} for {name}: every {problem.var} > 0 down to "
+            f"{low:.3g} gives a value <= {problem.target:g} (below it the value is not "
+            f"representable), and {problem.var} = 0 {at_zero}: the infimum 0 is not attained")
+    return _bisect(problem, point, float(grid[j - 1]), float(grid[j]))
+
+
+def _bisect(problem: _Problem, point, lo: float, hi: float) -> float:
+    """Bisect between ``lo`` (misses the target) and ``hi`` (meets it)."""
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if _ok(result, form, expr, var, target, point, np.array([mid]))[0]:
+        if _ok(problem, point, np.array([mid]))[0]:
             hi = mid
         else:
             lo = mid
-        if hi - lo <= 1e-13 * hi:
+        if hi - lo <= 1e-13 * abs(hi):
             break
     return float(hi)
+
+
+def _solve_integer(problem: _Problem, point) -> float:
+    scan = 10**7
+    chunk = 10**6
+    start = int(problem.end if problem.end is not None else 1)
+    upper = problem.upper
+    while start <= min(scan, upper):
+        grid = np.arange(start, min(start + chunk, scan + 1), dtype=float)
+        hit = _ok(problem, point, grid)
+        if hit.any():
+            return float(grid[np.argmax(hit)])
+        start += chunk
+    geo = np.unique(np.round(np.geomspace(scan, upper, 400)))
+    hit = _ok(problem, point, geo)
+    if not hit.any():
+        return float("inf")
+    j = int(np.argmax(hit))
+    lo, hi = geo[j - 1], geo[j]
+    while hi - lo > 1:
+        mid = np.floor((lo + hi) / 2)
+        if _ok(problem, point, np.array([mid]))[0]:
+            hi = mid
+        else:
+            lo = mid
+    return float(hi)
+
+
+def _boundary_note(problem: _Problem, points, answers) -> str:
+    """Say so when an answer is the closed end of the unknown's domain: no smaller value is
+    an instance, and the value there already meets the target."""
+    end = problem.end
+    if end is None:
+        return ""
+    at = np.flatnonzero(answers == end)
+    if at.size == 0:
+        return ""
+    vals = dict(points[int(at[0])])
+    vals[problem.var] = np.asarray(end)
+    with np.errstate(all="ignore"):
+        v = float(np.asarray(numeric(problem.expr, vals), dtype=float))
+    who = "" if len(points) == 1 else (
+        f" for agent{'s' if at.size > 1 else ''} {', '.join(str(int(i)) for i in at[:6])}"
+        + (", ..." if at.size > 6 else ""))
+    return (f"the end of {problem.var}'s domain, {DOMAINS_TEXT[problem.const.domain]}{who}: "
+            f"the value there, {v:.6g}, is already <= {problem.target:g}, and no smaller "
+            f"{problem.var} is in the domain")
 
 
 def elasticities(

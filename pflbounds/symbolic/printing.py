@@ -5,6 +5,7 @@ from __future__ import annotations
 import sympy as sp
 
 from pflbounds.symbolic.constants import all_constants
+from pflbounds.symbolic.plainmath import to_typst_math
 
 _REL_LATEX = {"<=": r"\le", ">=": r"\ge", "=": "="}
 _REL_TYPST = {"<=": "<=", ">=": ">=", "=": "="}
@@ -55,9 +56,10 @@ def latex_form(result, form: str | None = None) -> str:
 
 
 def typst_form(result, form: str | None = None) -> str:
-    """``quantity <= expression`` as Typst math (parts separated by line breaks)."""
+    """``quantity <= expression`` as Typst math (parts separated by line breaks); a quantity
+    without a declared ``quantity_typst`` is read as plain notation."""
     f = result.form(form)
-    q = result.extra.get("quantity_typst", '"' + result.quantity.replace('"', "'") + '"')
+    q = result.extra.get("quantity_typst") or to_typst_math(result.quantity, result.paper)
     rel = _REL_TYPST[result.relation]
     lines = []
     for part, e in f.exprs.items():

@@ -21,6 +21,35 @@ from pflbounds.symbolic.hidden import describe_hidden, hidden_terms
 from pflbounds.symbolic.units import Unit, dimension
 
 STANDARD_FORMS = ("printed", "explicit", "corrected")
+FORM_NAMES = {
+    "printed": "as the paper states it (hidden constants named, set to 1 when evaluated)",
+    "explicit": "with the constants recovered from the paper's proof",
+    "corrected": "with the errata applied",
+    "proof": "an intermediate display of the paper's proof",
+    "appendix": "the version stated in the paper's appendix",
+    "rederived": "derived again from the paper's assumptions where its proof does not hold",
+    "general": "the printed statement without a simplification its proof makes",
+    "continuous": "the same statement for the paper's continuous criterion",
+    "alg2": "the same statement for the paper's second algorithm",
+}
+"""Every form name a result may use, with what it means (the report explains them once)."""
+
+ERRATUM_SEVERITIES = {
+    "substantive": "a statement of the paper is wrong (a bound, a rate, a condition, a count)",
+    "proof": "the statement may stand, but a step of its proof is wrong or missing",
+    "notation": "a symbol, index or transpose is written wrongly; the meaning is clear",
+    "typo": "a misprint with no effect on any result",
+}
+"""How serious an erratum is; the report lists substantive errata first and counts the rest."""
+
+ERRATUM_KNOWN = {
+    "run": "shown by a run: its check, on instances that meet the hypotheses",
+    "counterexample": "shown by an exact counterexample (a closed-form or certified instance)",
+    "text": "argued from the paper's text; no computation can show it",
+}
+"""How an erratum is known."""
+
+RESULT_ROLES = ("claim", "control")
 
 
 class Kind(StrEnum):
@@ -50,6 +79,32 @@ class Condition:
 
     def __str__(self) -> str:
         return sp.sstr(self.relation)
+
+
+@dataclass(frozen=True)
+class InstanceRelation:
+    """A relation between constants that every instance of a paper's hypotheses satisfies,
+    such as ``mu <= L`` (a mu-strongly convex function with an L-Lipschitz gradient has
+    mu <= L): an input point that violates it describes no instance, so every result whose
+    inputs include all of its symbols refuses that point, with ``reason``.
+
+    Declared once per paper (:meth:`~pflbounds.symbolic.builder.PaperBuilder.relation`), or in
+    the core for the core constants; unlike a :class:`Condition`, which is a side condition
+    of one result (a step-size rule), a relation belongs to the constants themselves.
+    """
+
+    relation: sp.Basic
+    reason: str
+    label: str = ""
+    paper: str = ""
+    """The declaring paper (``""`` for the core)."""
+
+    def __str__(self) -> str:
+        return self.label or sp.sstr(self.relation)
+
+    @property
+    def symbols(self) -> frozenset[str]:
+        return frozenset(s.name for s in self.relation.free_symbols)
 
 
 @dataclass(frozen=True)
@@ -101,8 +156,21 @@ class Erratum:
     forms: tuple[str, ...] = ()
     defined_at: str = field(default="", compare=False)
     """``path:line`` of the code that declared it (filled in on construction)."""
+    severity: str = "substantive"
+    """One of :data:`ERRATUM_SEVERITIES`."""
+    known: str = ""
+    """How it is known, one of :data:`ERRATUM_KNOWN`; empty: ``run`` when it names a check,
+    else ``text``."""
 
     def __post_init__(self) -> None:
+        if self.severity not in ERRATUM_SEVERITIES:
+            raise ValueError(f"erratum {self.id}: severity {self.severity!r} is not one of "
+                             f"{', '.join(ERRATUM_SEVERITIES)}")
+        if self.known and self.known not in ERRATUM_KNOWN:
+            raise ValueError(f"erratum {self.id}: known {self.known!r} is not one of "
+                             f"{', '.join(ERRATUM_KNOWN)}")
+        if not self.known:
+            object.__setattr__(self, "known", "run" if self.check_id else "text")
         if not self.defined_at:
             from pflbounds.symbolic.location import caller_location
 
@@ -147,10 +215,23 @@ class Result:
     errata: tuple[Erratum, ...] = ()
     derivations: tuple[Derivation, ...] = ()
     notes: str = ""
+    unchecked: str = ""
+    """Why no check tests this result (a definition, a step-size rule checked through the
+    theorem that uses it, no instance family yet); empty when a check does."""
+    example: Mapping[str, float] = field(default_factory=dict)
+    """A point that satisfies every hypothesis of every form (the inputs of all forms; a form
+    takes the ones it needs): ``show`` prints it as a command that runs, and the tests walk
+    each hypothesis from it."""
     relation: str = "<="
     """How the quantity relates to the form: ``<=`` (upper bound), ``>=`` (lower bound),
     ``=`` (identity, step-size rule, complexity count)."""
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.forms if f not in FORM_NAMES]
+        if unknown:
+            raise ValueError(f"{self.id}: form name(s) {', '.join(unknown)} not declared; "
+                             f"expected one of {', '.join(FORM_NAMES)}")
 
     def form(self, name: str | None = None) -> Form:
         name = name or "printed"

@@ -214,7 +214,9 @@ def _dim(expr: sp.Basic, units: dict[sp.Symbol, Unit]) -> Unit:
                 _dim(c, units)
         return _same(vals, expr, "a piecewise expression")
     if isinstance(expr, sp.Rel):
-        return _same([_dim(expr.lhs, units), _dim(expr.rhs, units)], expr, "a relation")
+        # 0 carries every unit: a dimensional quantity may be compared with it (G > 0)
+        sides = [s for s in (expr.lhs, expr.rhs) if not s.is_zero]
+        return _same([_dim(s, units) for s in sides] or [DIMENSIONLESS], expr, "a relation")
     if isinstance(expr, HiddenConstant):
         return _dim(expr.args[0], units)
     if isinstance(expr, (sp.exp, sp.log, sp.sin, sp.cos, sp.tanh)):

@@ -176,10 +176,10 @@ def test_progress_bar_goes_to_a_terminal_stderr_only(toys, capsys, monkeypatch):
 def test_per_agent_evidence_names_the_violating_entry(toys):
     o = run_check(toys["toy.agents_bad"], progress=False)
     assert o.verdict is Verdict.VIOLATED
-    assert "point 1, entry (2,)" in o.detail and "= 5 at K=1" in o.detail
+    assert "point 1, entry 2" in o.detail and "= 5 at K=1" in o.detail
     assert o.evidence[1]["mean"].shape == (4, 7) and o.evidence[1]["bound"].shape == (4, 7)
     o = run_check(toys["toy.mc_agents_bad"], base_seed=1, progress=False)
-    assert o.verdict is Verdict.VIOLATED and "entry (2,)" in o.detail
+    assert o.verdict is Verdict.VIOLATED and "entry 2" in o.detail
     assert "Bonferroni over 28" in o.detail
     assert o.evidence[0]["lo"].shape == (4, 7)
 

@@ -22,6 +22,10 @@ r2_ref = P.constant("r2_ref", "mean test R^2 of the method a claim compares with
 rho_ref = P.constant("rho_ref", "Spearman correlation of the local estimates' distances with "
                      "the true distances (measured)", "1", "real", latex=r"\rho_{ref}",
                      typst="rho_\"ref\"")
+P.relation(sp.Le(r2_ref, 1), "a test R^2 = 1 - sum of squared residuals/total sum of squares "
+           "is at most 1 (Table 1's R^2; it may be negative, never above 1)")
+P.relation(sp.Ge(rho_ref, -1), "a Spearman rank correlation lies in [-1, 1] (Fig. 1)")
+P.relation(sp.Le(rho_ref, 1), "a Spearman rank correlation lies in [-1, 1] (Fig. 1)")
 acc_ref = P.constant("acc_ref", "mean test accuracy of the method a claim compares with "
                      "(measured)", "1", "unit_interval", latex=r"acc_{ref}",
                      typst="\"acc\"_\"ref\"")

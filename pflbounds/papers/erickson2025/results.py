@@ -35,7 +35,8 @@ ETA38 = sp.Rational(3, 8) / L
 """The theorem's step size eta = 3/(8L)."""
 
 _S_PRINTED = (cond(sp.Ge(s, 2), "s >= 2"), cond(sp.Le(s, n - 1), "s <= n - 1"))
-_S_CORR = (cond(sp.Ge(s, 2), "s >= 2"), cond(sp.Le(s, n), "s <= n"))
+_S_CORR = (cond(sp.Ge(s, 2), "s >= 2"),)
+"""The corrected forms allow s = n; s <= n itself is an instance relation (symbols.py)."""
 _ETA_HALF = cond(sp.Lt(eta * L, sp.Rational(1, 2)), "eta < 1/(2L)")
 
 
@@ -225,4 +226,5 @@ ADMISSIBLE_S = result(
      form("corrected", CORRECTED_CONDITION, conditions=_S_CORR)],
     relation="<=", source="Theorem 4.3 proof, step 7 (digest §5.5)", hypotheses=(A4_1.id,),
     errata=(ERRATA["erratum3"], ERRATA["erratum4"]),
+    quantity_typst="eta L + 2 eta overline(c)",
 )

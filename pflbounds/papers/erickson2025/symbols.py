@@ -9,6 +9,8 @@ projection inaccuracy, is a suboptimality of (1/(2 eta))||. - z||^2 and carries 
 
 from __future__ import annotations
 
+import sympy as sp
+
 from pflbounds.papers.erickson2025.paper import P
 from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the paper's modules
     Delta0,
@@ -56,3 +58,13 @@ a3 = P.constant("a3", "||u_bar - v||^2", "x^2", "nonnegative", latex=r"\|\bar u-
                 typst="norm(overline(u) - v)^2")
 epsG = P.constant("epsG", "target on min_k E||G_eta(theta^k)||^2", "f^2/x^2",
                   latex=r"\varepsilon_G", typst="epsilon_G")
+
+# --- relations every instance satisfies (refused with their reason wherever all their
+# symbols are inputs of a result) -------------------------------------------------------
+P.relation(sp.Le(s, n), "the participating set S_k is a subset of the n clients (H2, "
+           "Algorithm 1: S_k drawn uniformly from {1, ..., n}), so s = |S_k| <= n")
+P.relation(sp.Le(sp.sqrt(a3), sp.sqrt(a1) + sp.sqrt(a2) + sp.sqrt(2 * eta * delta)),
+           "u_bar - v = (u_bar - u) + (u - theta) + (theta - v) with ||u - u_bar||^2 <= "
+           "2 eta delta for a feasible delta-inexact projection u (Lemma A.2 (5), H3): the "
+           "triangle inequality bounds ||u_bar - v|| by sqrt(a1) + sqrt(a2) + "
+           "sqrt(2 eta delta)", "triangle inequality through Lemma A.2 (5)")

@@ -90,6 +90,7 @@ THEOREM1 = result(
     ],
     relation=">=", source="Section 3, App. B", hypotheses=("even2022.D",),
     errata=(ERRATA["thm1_normalisation"],),
+    example={"Neps": 2, "N_eff": 2, "d": 20, "eps": 5e-5, "mu": 1, "r": 1, "sigma2": 1},
     derivations=(
         inputs.neps_derivation("Neps", 4.0, "N_i^eps = #{j : b_ij^2 <= 4 mu eps}",
                                forms=("printed",), mu_is_inverse_r2=True),

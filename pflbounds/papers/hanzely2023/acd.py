@@ -27,6 +27,7 @@ THEOREM7 = result(
         "communication": BigO(G.ACD_COMMUNICATION), "grad_w": BigO(G.ACD_COMMUNICATION),
         "grad_beta": BigO(G.ACD_GRAD_BETA)},
         note="log(Delta0/eps) for the paper's log(1/eps) (Delta0 = 1 gives it).")],
+    example={"Delta0": 1, "Lb": 0, "Lw": 4, "eps": 0.01, "mu": 1},
     relation="=", hypotheses=("hanzely2023.A1",),
     source="Theorem 7 (Theorem 4.2 of Hanzely & Richtarik 2019)",
     errata=(ERRATA["acd_branch"], ERRATA["acd_beta_scale"]), part_typst=_COUNT_TYPST,
@@ -40,6 +41,7 @@ THEOREM7_PARAMETERS = result(
     "p_w = sqrt(L^w)/(sqrt(L^w) + sqrt(L^beta)).",
     [form("printed", parts={"nu": G.ACD_NU, "theta": G.ACD_THETA, "eta": G.ACD_ETA,
                             "p_w": G.ACD_PW})],
+    example={"Lb": 0, "Lw": 4, "mu": 1},
     relation="=", hypotheses=("hanzely2023.A1",), source="Theorem 7, Algorithm 2",
     part_typst={"nu": "nu", "theta": "theta", "eta": "eta", "p_w": "p_w"},
     part_latex={"nu": r"\nu", "theta": r"\theta", "eta": r"\eta", "p_w": "p_w"},
@@ -53,6 +55,7 @@ ACD_CONTRACTION = result(
     "function by 1 - theta per iteration in expectation, theta ~ sqrt(mu)/(sqrt(L^w) + "
     "sqrt(L^beta)).",
     [form("printed", 1 - G.ACD_THETA, "An informed prediction (digest §5.10), checked by P1.")],
+    example={"Lb": 0, "Lw": 4, "mu": 1},
     relation="=", hypotheses=("hanzely2023.A1",), source="derived from Theorem 7's citation",
 )
 
@@ -64,6 +67,7 @@ TABLE1_ACD = result(
     [form("printed", parts={"communication": BigO(sp.sqrt(Lw / mu)),
                             "grad_w": BigO(sp.sqrt(Lw / mu)),
                             "grad_beta": BigO(sp.sqrt(Lb / mu))})],
+    example={"Lb": 0, "Lw": 4, "mu": 1},
     relation="=", hypotheses=("hanzely2023.A1",), source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},

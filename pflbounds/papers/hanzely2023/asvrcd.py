@@ -6,7 +6,7 @@ import sympy as sp
 
 from pflbounds.papers.hanzely2023 import generic as G
 from pflbounds.papers.hanzely2023.errata import ERRATA
-from pflbounds.papers.hanzely2023.paper import cond, form, result
+from pflbounds.papers.hanzely2023.paper import form, result
 from pflbounds.papers.hanzely2023.symbols import (
     DF,
     Lb,
@@ -25,8 +25,8 @@ from pflbounds.symbolic.hidden import BigO
 from pflbounds.symbolic.result import Kind
 
 _ASSUME = ("hanzely2023.A1", "hanzely2023.A2")
-_PW_OPEN = cond(sp.Lt(pw, 1), "p_w < 1 (both blocks sampled)")
-_RHO_POS = cond(sp.Gt(rho, 0), "rho > 0")
+# 0 < p_w < 1 and rho > 0 are instance relations of the paper (symbols.py): every result that
+# takes p_w or rho refuses a point outside them
 
 THEOREM8 = result(
     "theorem8", "Theorem 8", Kind.COMPLEXITY,
@@ -43,7 +43,8 @@ THEOREM8 = result(
                             "grad_beta": BigO(G.ASVRCD_BETA_OPTIMAL)},
           note="communication and grad_w for rho = p_w/n; grad_beta for rho = p_beta/n. "
           "log(Delta0/eps) for log(1/eps).")],
-    relation="=", hypotheses=_ASSUME, conditions=(_RHO_POS,),
+    example={"Delta0": 1, "Lcb": 0, "Lcw": 4, "eps": 0.01, "mu": 1, "n": 10, "rho": 0.1},
+    relation="=", hypotheses=_ASSUME,
     source="Theorem 8 (Theorem 4.1 of Hanzely et al. 2020b)",
     errata=(ERRATA["asvrcd_momentum"], ERRATA["asvrcd_lifted"], ERRATA["theorem9_typo"]),
     part_typst={"iterations": "\"iterations\"", "communication": "\"# comm\"",
@@ -63,7 +64,8 @@ THEOREM8_PARAMETERS = result(
                             "gamma": G.ASVRCD_GAMMA, "nu": G.ASVRCD_NU},
           note="Lcal, eta, theta_1, gamma and nu take p_w as an input (Theorem 9); Theorem 8 "
           "sets it to the first part.")],
-    relation="=", hypotheses=_ASSUME, conditions=(_PW_OPEN, _RHO_POS),
+    example={"Lcb": 0, "Lcw": 4, "mu": 1, "pw": 0.5, "rho": 0.1},
+    relation="=", hypotheses=_ASSUME,
     source="Theorems 8-9, Lemma 15", part_units=_PARAM_UNITS,
     part_typst={"p_w": "p_w", "Lcal": "cal(L)", "eta": "eta", "theta1": "theta_1",
                 "theta2": "theta_2", "gamma": "gamma", "nu": "nu"},
@@ -89,8 +91,10 @@ THEOREM9 = result(
          note="Lcal^beta for L^beta; expected rounds per iteration p_w + rho (a refresh costs one "
          "round), expected gradient calls per client 2 p_w + rho n (w) and 2 p_beta + rho n "
          "(beta).")],
-    relation="=", hypotheses=_ASSUME, conditions=(_PW_OPEN, _RHO_POS),
-    source="Theorem 9, App. B.9", errata=(ERRATA["theorem9_typo"], ERRATA["asvrcd_comm_count"]),
+    example={"Delta0": 1, "Lb": 0, "Lcb": 0, "Lcw": 4, "eps": 0.01, "mu": 1, "n": 10, "pw": 0.5,
+             "rho": 0.1},
+    relation="=", hypotheses=_ASSUME, source="Theorem 9, App. B.9",
+    errata=(ERRATA["theorem9_typo"], ERRATA["asvrcd_comm_count"]),
     part_typst={"iterations": "\"iterations\"", "communication": "\"# comm\"",
                 "grad_w": "\"#\" nabla_w F_i", "grad_beta": "\"#\" nabla_beta F_i"},
 )
@@ -102,7 +106,8 @@ LEMMA15 = result(
     "grad F(x')) - grad F(x)||^2 <= 2 Lcal D_F(x, x') with Lcal = 2 max(Lcal^w/p_w, "
     "Lcal^beta/p_beta).",
     [form("printed", 2 * G.LCAL * DF)],
-    hypotheses=_ASSUME, conditions=(_PW_OPEN,), source="Lemma 15, App. B.9",
+    example={"DF": 1, "Lcb": 0, "Lcw": 4, "pw": 0.5},
+    hypotheses=_ASSUME, source="Lemma 15, App. B.9",
     errata=(ERRATA["theorem9_typo"], ERRATA["svrcd_control_variate"]),
     quantity_typst="EE norm(g(x) - g(x') + nabla F(x') - nabla F(x))^2",
 )
@@ -134,6 +139,7 @@ TABLE1_ASVRCD = result(
     [form("printed", parts={"communication": BigO(n + sp.sqrt(n * Lcw / mu)),
                             "grad_w": BigO(n + sp.sqrt(n * Lcw / mu)),
                             "grad_beta": BigO(n + sp.sqrt(n * Lcb / mu))})],
+    example={"Lcb": 0, "Lcw": 4, "mu": 1, "n": 10},
     relation="=", hypotheses=_ASSUME, source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},

@@ -25,9 +25,10 @@ import sympy as sp
 from pflbounds.papers.hanzely2023 import generic as G
 from pflbounds.papers.hanzely2023 import lsgd
 from pflbounds.papers.hanzely2023.objectives import NAMES, OBJECTIVES, objective
-from pflbounds.symbolic.catalog import get, register_complexity
+from pflbounds.papers.hanzely2023.symbols import Lb, Lcb, components_relations
+from pflbounds.symbolic.catalog import get, instance_relations, register_complexity
 from pflbounds.symbolic.constants import get_constant
-from pflbounds.symbolic.evaluate import InputError, check_conditions, numeric
+from pflbounds.symbolic.evaluate import InputError, check_conditions, check_relations, numeric
 from pflbounds.symbolic.hidden import strip_hidden
 
 PAPER = "hanzely2023"
@@ -53,6 +54,27 @@ sqrt(L^beta/mu) log(1/eps) grad_beta F calls (the paper's remark after the theor
 
 
 # ------------------------------------------------------------------------------ constants
+_RELATIONS_EXTRA = [components_relations(Lb, Lcb, "L^beta", "Lcal^beta", "beta",
+                                         "Footnote 1")[1]]
+"""Footnote 1's Lcal^beta <= n L^beta: no result takes the three together, so the paper does
+not register it; the calculator, which does, checks it with the registered relations."""
+
+
+def _check_relations(vals: Mapping[str, float], where: str = "") -> None:
+    """Refuse values that describe no instance (the paper's instance relations, as ``eval``
+    does); ``where`` names derived constants in the message."""
+    rels = [*instance_relations(PAPER), *_RELATIONS_EXTRA]
+    try:
+        check_relations(rels, vals)
+    except InputError as e:
+        raise InputError(f"{where}{e}") from None
+    if "eps" in vals and "Delta0" not in vals:
+        try:
+            check_relations(rels, {**vals, "Delta0": 1.0})
+        except InputError as e:
+            raise InputError(f"{where}{e} (Delta0 = F(x^0) - F^* is 1 unless given)") from None
+
+
 def _resolve(values: Mapping[str, Any], objective_key: str | None
              ) -> tuple[dict[str, float], dict[str, Any]]:
     """The constants (mu, Lw, Lb, Lcw, Lcb) that are known, and the objective's report."""
@@ -62,7 +84,11 @@ def _resolve(values: Mapping[str, Any], objective_key: str | None
     if "alpha" in vals:
         if "amax" in vals or "amin" in vals:
             raise InputError("give alpha (every alpha_m equal) or amax and amin, not both")
+        if not 0.0 < vals["alpha"] < 1.0:
+            raise InputError(f"alpha={vals['alpha']:g} is outside (0, 1): Eq. (12) takes every "
+                             "APFL mixing weight with 0 < alpha_m < 1")
         vals["amax"] = vals["amin"] = vals.pop("alpha")
+    _check_relations(vals)
     if objective_key is None:
         base = sorted(k for k in vals if k in BASE_INPUTS)
         if base:
@@ -91,6 +117,9 @@ def _resolve(values: Mapping[str, Any], objective_key: str | None
         conditions.append({"condition": c.label or str(c), "status": "holds"})
     consts = {k: float(numeric(e, vals)) for k, e in obj.constants.items()
               if {s.name for s in e.free_symbols} <= set(vals)}
+    run = {k: v for k, v in vals.items() if k in RUN_INPUTS}
+    _check_relations({**consts, **run}, f"the constants of --objective {obj.key} ("
+                     f"{_fmt(consts)}): ")
     printed = None
     if obj.printed is not None:
         printed = {k: float(numeric(e, vals)) for k, e in obj.printed.items()

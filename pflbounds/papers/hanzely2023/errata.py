@@ -149,11 +149,19 @@ _E = [
         "Expected rounds per iteration p_w + rho; expected w-gradients per client 2 p_w + "
         "rho n; beta-gradients 2 p_beta + rho n.", None, "§8 #15"),
     Erratum(
-        _P + "lemma5_constant", "Lemma 5",
-        "Lemma 5 states 6 L^w and 3 (L^w)^2, but the proof bounds with L = max{L^w, L^beta} "
-        "(harmless when L^w >= L^beta).",
-        "6 L and 3 L^2 with L = max{L^w, L^beta} (corrected form).", None, "§8 #15",
-        ("corrected",)),
+        _P + "lemma5_constant", "Lemma 5 (proof of (21))",
+        "A slip of the proof's wording, not of the statement: the proof of (21) bounds its "
+        "two gradient differences with L = max{L^w, L^beta} (3 L^2 V_k + 6 L D_F) and then "
+        "writes the statement's 6 L^w and 3 (L^w)^2. Only w-gradients enter (21), and with "
+        "Assumption 1 each f_m is convex and L^w-smooth in w, so ||grad_w f_m(w_m, beta_m) - "
+        "grad_w f_m(w, beta_m)||^2 <= (L^w)^2 ||w_m - w||^2 and, by block co-coercivity "
+        "(one step of length 1/L^w along the w-block of f_m - <grad f_m(x^*), .>), "
+        "||grad_w f_m(x) - grad_w f_m(x^*)||^2 <= 2 L^w D_{f_m}(x, x^*): (21) holds with L^w "
+        "as stated, and Lemma 6's (23) with it. (22) needs L = max for the beta-gradients, as "
+        "stated.",
+        "Read the proof of (21) with L^w in place of L; the statement stands (no corrected "
+        "form). Check P_lemma5 measures (21) on instances with L^w < L^beta.",
+        _P + "P_lemma5", "§8 #15"),
 ]
 
 ERRATA: dict[str, Erratum] = {e.id.split(".", 1)[1]: e for e in _E}

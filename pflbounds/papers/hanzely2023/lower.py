@@ -27,6 +27,7 @@ THEOREM6 = result(
                              "grad_beta": Omega(G.LB_GRAD_BETA_APPENDIX)},
           note="Section 2.1 and App. B.8: the logarithm multiplies n too (the standard "
           "finite-sum lower bound of Lan & Zhou 2018).")],
+    example={"Delta0": 1, "Lcb": 0, "Lcw": 4, "Lw": 1, "eps": 0.01, "mu": 0.5, "n": 10},
     relation=">=", hypotheses=("hanzely2023.A1", "hanzely2023.A2", "hanzely2023.Aclass"),
     source="Theorem 6, App. B.8 (proof sketch)", errata=(ERRATA["theorem6_statement"],),
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",

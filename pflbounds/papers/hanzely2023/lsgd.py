@@ -69,6 +69,8 @@ THEOREM1 = result(
           "eta = min{1/(4L^beta), 1/(4L^w), 1/(8 sqrt(3e)(tau-1)L^w), eps B M/(8 sigma^2), "
           "sqrt(eps/(32 e L^w tau(tau-1)(3 zeta^2 + sigma^2/B)))} makes eta Psi^0 <= eps/2 and "
           "K >= log(2 Phi^0/eps)/(eta mu) makes the first term <= eps/2.")],
+    example={"B": 4, "Db0": 1, "Dw0": 1, "Lb": 0, "Lw": 1, "M": 10, "eps": 0.01, "mu": 0.1,
+             "sigma2": 1, "tau": 2, "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 1 (Corollary D.1 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
 )
@@ -83,6 +85,8 @@ THEOREM2 = result(
                                      / eps ** sp.Rational(3, 2))),
           "The paper hides the initial distance R_0^2 in the O~ (every term carries it); "
           "Dist0 = 1 gives the printed expression.")],
+    example={"B": 4, "Dist0": 1, "Lb": 0, "Lw": 1, "M": 10, "eps": 0.01, "sigma2": 1, "tau": 2,
+             "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 2 (Corollary D.2 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
 )
@@ -100,6 +104,8 @@ THEOREM5 = result(
      form("corrected", (1 - eta * mu) ** K * PHI0_SAFE + eta * PSI0,
           "Phi^0 with the 2 on the whole initial distance, and eta <= 1/(4 L^w) when tau = 1.",
           conditions=(STEP_CORRECTED,))],
+    example={"B": 4, "Db0": 1, "Dw0": 1, "K": 100, "Lb": 0, "Lw": 1, "M": 10, "eta": 0.01,
+             "mu": 0.1, "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5 (Thm 2.1 of Gorbunov et al.)", equations=("26",),
     errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
 )
@@ -111,6 +117,8 @@ THEOREM5_WEAK = result(
     [form("printed", PHI0_PRINTED / K + eta * PSI0, conditions=(STEP,)),
      form("corrected", PHI0_SAFE / K + eta * PSI0, "As Theorem 5's corrected form.",
           conditions=(STEP_CORRECTED,))],
+    example={"B": 4, "Db0": 1, "Dw0": 1, "K": 100, "Lb": 0, "Lw": 1, "M": 10, "eta": 0.01,
+             "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
     errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
 )
@@ -127,10 +135,11 @@ LEMMA5 = result(
     "L^beta}: (21) <= 6 L^w (F(w^k, beta^k) - F^*) + 3 (L^w)^2 V_k + 3 zeta_*^2 and (22) <= "
     "4 L (F(w^k, beta^k) - F^*) + 2 (L^w)^2 V_k.",
     [form("printed", parts={"21": 6 * Lw * Fgap + 3 * Lw**2 * Vk + 3 * zeta2,
-                            "22": 4 * LMAX * Fgap + 2 * Lw**2 * Vk}),
-     form("corrected", parts={"21": 6 * LMAX * Fgap + 3 * LMAX**2 * Vk + 3 * zeta2,
-                              "22": 4 * LMAX * Fgap + 2 * Lw**2 * Vk},
-          note="What the proof of (21) gives: L = max{L^w, L^beta} in place of L^w.")],
+                            "22": 4 * LMAX * Fgap + 2 * Lw**2 * Vk},
+          note="(21) holds as stated: its proof writes L = max{L^w, L^beta}, but only "
+          "w-gradients enter, and the block co-coercivity ||grad_w f(x) - grad_w f(y)||^2 <= "
+          "2 L^w D_f(x, y) gives 6 L^w and 3 (L^w)^2 (erratum lemma5_constant).")],
+    example={"Fgap": 1, "Lb": 0, "Lw": 1, "Vk": 0.5, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Lemma 5 (Lemma G.1 of Gorbunov et al.)", equations=("21", "22"),
     errata=(ERRATA["lemma5_constant"],), part_typst=_L5_TYPST, part_latex=_L5_LATEX,
 )
@@ -142,11 +151,9 @@ LEMMA6 = result(
     "Lemma 5 for the minibatch stochastic gradients: (23) <= 6 L^w (F - F^*) + 3 (L^w)^2 V_k "
     "+ sigma^2/B + 3 zeta_*^2 and (24) <= 4 L (F - F^*) + 2 (L^w)^2 V_k + 2 sigma^2/(B M).",
     [form("printed", parts={"23": 6 * Lw * Fgap + 3 * Lw**2 * Vk + sigma2 / B + 3 * zeta2,
-                            "24": 4 * LMAX * Fgap + 2 * Lw**2 * Vk + 2 * sigma2 / (B * M)}),
-     form("corrected", parts={"23": 6 * LMAX * Fgap + 3 * LMAX**2 * Vk + sigma2 / B
-                              + 3 * zeta2,
-                              "24": 4 * LMAX * Fgap + 2 * Lw**2 * Vk + 2 * sigma2 / (B * M)},
-          note="L = max{L^w, L^beta} in (23), as in Lemma 5's proof.")],
+                            "24": 4 * LMAX * Fgap + 2 * Lw**2 * Vk + 2 * sigma2 / (B * M)},
+          note="(23) is (21) plus the variance sigma^2/B: it holds with L^w as stated.")],
+    example={"B": 4, "Fgap": 1, "Lb": 0, "Lw": 1, "M": 10, "Vk": 0.5, "sigma2": 1, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Lemma 6", equations=("23", "24"),
     errata=(ERRATA["lemma5_constant"],),
     part_typst={"23": "1/M sum_m EE norm(g_(w,m)^k)^2",
@@ -178,6 +185,8 @@ TABLE1_LSGD = result(
         "communication": BigO(sp.Max(Lb / tau, Lw) / mu + sigma2 / (M * B * tau * mu * eps)
                               + 1 / mu * sp.sqrt(Lw * (zeta2 + sigma2 / B) / eps)),
         "grad_w": BigO(_THM1_TERMS), "grad_beta": BigO(_THM1_TERMS)})],
+    example={"B": 4, "Lb": 0, "Lw": 1, "M": 10, "eps": 0.01, "mu": 0.1, "sigma2": 1, "tau": 2,
+             "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},

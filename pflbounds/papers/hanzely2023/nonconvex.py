@@ -158,6 +158,8 @@ LEMMA13 = result(
           note="eta_k in (45) is eta_{v_p}, the last step of the period.")],
     relation="=", hypotheses=("hanzely2023.A4", "hanzely2023.A5", "hanzely2023.A6",
                               "hanzely2023.A7"),
+    conditions=(cond(sp.Lt(etak * mu, 1), "Delta_k = 1 - eta_k mu > 0 (the steps of Lemma 14, "
+                     "1/(mu (k + beta tau + 1)), are below 1/mu)"),),
     source="Lemma 13, App. B.7", equations=("44", "45", "46"),
     part_typst={"44": "eta_(v_p)", "45": "eta_(v_p - 1)"},
     part_latex={"44": r"\eta_{v_p}", "45": r"\eta_{v_p-1}"},

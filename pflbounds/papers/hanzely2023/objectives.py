@@ -64,7 +64,6 @@ MX2_COND = cond(sp.Le(mup, lam / 2), "mu' <= lambda/2 (Lemma 2)")
 APFL2_COND = cond(sp.Ge(Lam, sp.Max(apfl_g(amax), apfl_g(amin))),
                   "Lambda >= max_m (3 alpha_m^2 + (1 - alpha_m)^2/2) (Lemma 3; the maximum "
                   "over [alpha_min, alpha_max] sits at an end)")
-AMIN_LE_AMAX = cond(sp.Le(amin, amax), "alpha_min <= alpha_max")
 EXT_COND = cond(sp.Ge(Lam, 3 * lam / mup), "Lambda >= 3 lambda/mu' (Lemma 1 with 2 lambda)")
 
 
@@ -150,7 +149,7 @@ OBJECTIVES: dict[str, Objective] = {o.key: o for o in (
               personalization="lambda (smaller: more personalization)"),
     Objective("apfl2", "APFL2 (adaptive personalized FL)", "(14)", "Deng et al. 2020",
               "f_m = Lambda f'_m(M^{-1/2} w) + f'_m((1 - alpha_m) beta_m + alpha_m M^{-1/2} w)",
-              True, True, True, APFL2, APFL2_PRINTED, (APFL2_COND, AMIN_LE_AMAX),
+              True, True, True, APFL2, APFL2_PRINTED, (APFL2_COND,),
               "hanzely2023.lemma3", personalization="alpha (smaller: more personalization)"),
     Objective("ws2", "WS2 (explicit weight sharing)", "(16)", "Liang et al. 2020",
               "f_m = f'_m([M^{-1/2} w, beta_m]) (w: shared layers, beta_m: personal ones)",
@@ -173,7 +172,7 @@ OBJECTIVES: dict[str, Objective] = {o.key: o for o in (
     Objective("apfl2-unscaled", "APFL2 without the M^{-1/2} rescaling",
               "(14), w for M^{-1/2} w", "§1.5",
               "f_m = Lambda f'_m(w) + f'_m((1 - alpha_m) beta_m + alpha_m w)",
-              True, True, False, _unrescaled(APFL2), None, (APFL2_COND, AMIN_LE_AMAX),
+              True, True, False, _unrescaled(APFL2), None, (APFL2_COND,),
               "hanzely2023.unrescaled", derived=True,
               personalization="alpha (smaller: more personalization)"),
     Objective("ws2-unscaled", "Weight sharing without rescaling (WS)", "(15)",
@@ -244,7 +243,7 @@ LEMMA3 = _parts_result(
     [form("printed", parts=APFL2_PRINTED),
      form("corrected", parts=APFL2, note="The proof's own matrix bound gives "
           "mu'(1 - alpha_max)^2/(2M).")],
-    hypotheses=("hanzely2023.Obj",), conditions=(APFL2_COND, AMIN_LE_AMAX),
+    hypotheses=("hanzely2023.Obj",), conditions=(APFL2_COND,),
     source="Lemma 3, App. B.3", errata=(ERRATA["apfl2_mu"],),
 )
 WS2_LEMMA_PRINTED = _c(mup, Lp / M, Lp, Lcp / M, Lcp / M)
@@ -270,6 +269,7 @@ UNRESCALED = _parts_result(
     "objective's constants. Objective (7) is un-rescaled MT2 with 2 lambda for lambda.",
     [form("printed", parts=_c(mu, M * Lw, Lb, M * Lcw, Lcb),
           note="Not a result of the paper: derived from Section 1.5's change of variable.")],
+    example={"Lb": 0, "Lcb": 0, "Lcw": 4, "Lw": 1, "M": 10, "mu": 0.5},
     source="derived from §1.5",
 )
 
@@ -288,12 +288,16 @@ _TABLE2_FORMS = {
             (ERRATA["ws2_normalisation"],)),
     "residual": ([form("printed", parts=RESIDUAL, note="Assumed constants.")], ()),
 }
+RESIDUAL_EXAMPLE = {"mu": 0.5, "LwR": 1, "LbR": 0, "LcwR": 4, "LcbR": 0}
+"""A federated residual instance without a beta-block (a point where each block relation
+binds; any objective has some block, so L^w_R = L^beta_R = 0 is refused)."""
 TABLE2 = {
     key: _parts_result(
         f"table2_{key}", f"Table 2 ({OBJECTIVES[key].name})",
         f"{OBJECTIVES[key].name} {OBJECTIVES[key].equation}",
         f"Table 2, row {OBJECTIVES[key].name}: the parameters of Assumptions 1 and 2.",
         forms, conditions=OBJECTIVES[key].conditions, source="Table 2", errata=errata,
-        hypotheses=("hanzely2023.Obj",) if key != "residual" else ())
+        hypotheses=("hanzely2023.Obj",) if key != "residual" else (),
+        example=RESIDUAL_EXAMPLE if key == "residual" else {})
     for key, (forms, errata) in _TABLE2_FORMS.items()
 }

@@ -12,6 +12,10 @@ hidden O-constant contains the initial error, so the encoded forms write log(Del
 
 from __future__ import annotations
 
+from typing import Any
+
+import sympy as sp
+
 from pflbounds.papers.hanzely2023.paper import P
 from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the paper's modules
     Delta0,
@@ -22,6 +26,7 @@ from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the p
     mu,
     sigma2,
 )
+from pflbounds.symbolic.result import InstanceRelation
 
 _S = "f/x^2"
 
@@ -168,3 +173,125 @@ kap = P.constant("kap", "condition number lambda_max(A)/lambda_min(A) of Nestero
                  "1", latex=r"\kappa", typst="kappa")
 ystar2 = P.constant("ystar2", "||y^*||^2 (Nesterov's worst case, y^0 = 0)", "x^2",
                     latex=r"\|y^*\|^2", typst="norm(y^*)^2")
+
+
+# ----------------------------------------------------------------- instance relations
+# Relations that every instance of the paper's hypotheses satisfies: every result whose inputs
+# include all the symbols of one refuses a point that violates it, with its reason. Declared
+# here, next to the constants, since ``eval`` loads only the module of its result.
+#
+# A block that the objective lacks has the constant 0 (Table 2: L^beta = Lcal^beta = 0 for
+# traditional FL, L^w = Lcal^w = 0 for full personalization) and puts no bound on mu; a
+# positive constant declares the block, on which F is mu-strongly convex: mu <= it.
+
+
+def _block(L_: sp.Symbol, name: str, block: str, why: str) -> None:
+    P.relation(sp.Le(mu * sp.sign(L_), L_),
+               f"{why}, so mu <= {name} whenever the objective has a {block}-block ({name} = 0 "
+               "marks one without it, Table 2)", label=f"mu <= {L_} unless {L_} = 0")
+
+
+def _some_block(a: sp.Symbol, b: sp.Symbol, source: str) -> None:
+    P.relation(sp.Gt(sp.Max(a, b), 0),
+               f"{source}: F has a w-block or a beta-block, on which it is strongly convex or "
+               f"has a unique minimiser; {a} = {b} = 0 would make F affine (no unique "
+               "minimiser): no objective has both constants 0", label=f"{a} > 0 or {b} > 0")
+
+
+def components_relations(L_: sp.Symbol, Lc: sp.Symbol, name: str, cal: str, block: str,
+                         source: str) -> tuple[InstanceRelation, InstanceRelation]:
+    """Footnote 1's {cal} >= {name} >= {cal}/n for one block (not registered)."""
+    return (
+        InstanceRelation(sp.Le(L_, Lc), f"{source}: {cal} >= {name} (f_m averages n components, "
+                         f"each {cal}-smooth in {block}, so f_m is {cal}-smooth in {block} too)",
+                         paper=P.paper),
+        InstanceRelation(sp.Le(Lc, n * L_), f"{source}: {name} >= {cal}/n (the components are "
+                         f"convex, so none is more than n times as curved in {block} as their "
+                         f"average f_m; n = 1 gives {cal} = {name})", paper=P.paper))
+
+
+def _components(*args: Any, upper: bool = True) -> None:
+    low, up = components_relations(*args)
+    P.relation(low.relation, low.reason)
+    if upper:
+        P.relation(up.relation, up.reason)
+
+
+_A1 = "Assumption 1: F is jointly mu-strongly convex and {}-smooth in {}"
+_block(Lw, "L^w", "w", _A1.format("L^w", "w"))
+_block(Lb, "L^beta", "beta", _A1.format("L^beta", "each beta_m"))
+_some_block(Lw, Lb, "Assumption 1")
+_block(Lcw, "Lcal^w", "w", _A1.format("L^w", "w") + ", and L^w <= Lcal^w (footnote 1)")
+_block(Lcb, "Lcal^beta", "beta",
+       _A1.format("L^beta", "each beta_m") + ", and L^beta <= Lcal^beta (footnote 1)")
+_some_block(Lcw, Lcb, "Assumptions 1-2")
+_components(Lw, Lcw, "L^w", "Lcal^w", "w", "Footnote 1")
+# (no result takes L^beta, Lcal^beta and n together: Lcal^beta <= n L^beta binds only in the
+# calculator, which checks it from components_relations)
+_components(Lb, Lcb, "L^beta", "Lcal^beta", "beta", "Footnote 1", upper=False)
+# federated residual learning (18): Table 2 sets L^w = L^w_R, ..., so the same relations hold
+_block(LwR, "L^w_R", "w", "Section 2.7: F is mu-strongly convex and L^w_R-smooth in w")
+_block(LbR, "L^beta_R", "beta",
+       "Section 2.7: F is mu-strongly convex and L^beta_R-smooth in beta")
+_some_block(LwR, LbR, "Section 2.7 and Table 2")
+_components(LwR, LcwR, "L^w_R", "Lcal^w_R", "w", "Footnote 1 with Table 2")
+_components(LbR, LcbR, "L^beta_R", "Lcal^beta_R", "beta", "Footnote 1 with Table 2")
+
+# base losses of Section 2 (Lemmas 1-4, Tables 2-3)
+P.relation(sp.Le(mup, Lp), "Section 2: each client loss f'_m is mu'-strongly convex and "
+           "L'-smooth, so mu' <= L'")
+P.relation(sp.Le(Lp, Lcp), "Section 2 and footnote 1: f'_m = (1/n) sum_j f'_{m,j} averages "
+           "Lcal'-smooth components, so L' <= Lcal' (footnote 1 for traditional FL, where "
+           "L^w = L' and Lcal^w = Lcal')")
+P.relation(sp.Le(Lcp, n * Lp), "footnote 1 for traditional FL (L^w = L', Lcal^w = Lcal'): "
+           "L' >= Lcal'/n, the components being convex (n = 1 gives Lcal' = L')")
+P.relation(sp.Le(amin, amax), "Lemma 3: alpha_min = min_m alpha_m <= alpha_max = max_m "
+           "alpha_m")
+P.relation(sp.Gt(amin, 0), "Eq. (12): every APFL mixing weight has 0 < alpha_m < 1")
+P.relation(sp.Lt(amax, 1), "Eq. (12): every APFL mixing weight has 0 < alpha_m < 1 (alpha_max "
+           "= 1 would leave APFL2 without strong convexity)")
+
+# algorithm parameters that are probabilities (Algorithms 3-4, Theorems 8-9, Lemma 15)
+P.relation(sp.Gt(pw, 0), "Algorithms 3-4 sample the w-block with probability p_w and the "
+           "beta-block with p_beta = 1 - p_w; Lemma 15's Lcal = 2 max(Lcal^w/p_w, "
+           "Lcal^beta/p_beta) needs both > 0, so 0 < p_w < 1")
+P.relation(sp.Lt(pw, 1), "Algorithms 3-4 sample the w-block with probability p_w and the "
+           "beta-block with p_beta = 1 - p_w; Lemma 15's Lcal = 2 max(Lcal^w/p_w, "
+           "Lcal^beta/p_beta) needs both > 0, so 0 < p_w < 1")
+P.relation(sp.Gt(rho, 0), "Algorithms 3-4 refresh the control-variate snapshot with "
+           "probability rho; Theorems 8-9 divide by it, so 0 < rho <= 1")
+
+# the target against the initial error: log(Delta0/eps) (the paper's log(1/eps))
+P.relation(sp.Lt(eps, Delta0), "the counts multiply log(Delta0/eps), the paper's log(1/eps) "
+           "with the initial error Delta0 = F(x^0) - F^* made explicit: they are stated for a "
+           "target eps below Delta0 (log(1/eps) > 0); at eps >= Delta0 the initial point "
+           "already meets the target and the formulas (negative, or n for a lower bound) do "
+           "not apply")
+
+# Eq. (54): a condition number
+P.relation(sp.Ge(kap, 1), "Eq. (54): kappa = lambda_max(A)/lambda_min(A) >= 1")
+
+# Lemma 7's weights w_k = (1 - eta mu)^(-k-1) >= 1 (0 < eta mu <= 1), k = 0..K
+P.relation(sp.Ge(SumW, 1), "Lemma 7: each weight (1 - eta mu)^(-k-1) is >= 1 (0 <= eta mu < 1), "
+           "so their sum over k = 0..K is >= 1")
+
+# Proposition 1: the vectors u, v and the L-smooth f of (32)-(35)
+P.relation(sp.Le(uv2, (sp.sqrt(u2) + sp.sqrt(v2)) ** 2), "Proposition 1 (35): the triangle "
+           "inequality ||u - v|| <= ||u|| + ||v||")
+P.relation(sp.Ge(uv2, (sp.sqrt(u2) - sp.sqrt(v2)) ** 2), "Proposition 1 (35): the triangle "
+           "inequality ||u - v|| >= | ||u|| - ||v|| |")
+P.relation(sp.Le(Df, L * dist2 / 2), "Proposition 1 (32): an L-smooth f has D_f(x, y) <= "
+           "(L/2)||x - y||^2")
+
+# non-convex LSGD-PFL (Assumptions 4-7, Lemmas 9-11)
+P.relation(sp.Ge(G2avg, Gbar2), "Jensen's inequality (36): (1/M) sum_m ||grad f_m||^2 >= "
+           "||(1/M) sum_m grad f_m||^2")
+P.relation(sp.Le(G2avg, lam_dis * Gbar2 + s2dif), "Assumption 6 at theta^k: (1/M) sum_m "
+           "||grad f_m||^2 <= lambda ||(1/M) sum_m grad f_m||^2 + sigma_dif^2")
+P.relation(sp.Le((sp.sqrt(Ghat2) - sp.sqrt(Gbar2)) ** 2, L**2 * Vk), "Assumption 4 with "
+           "Jensen's inequality: ||(1/M) sum_m (grad f_m(hat theta_m^k) - grad f_m(theta_m^k))"
+           "||^2 <= L^2 V^k, so the two gradient norms differ by at most L sqrt(V^k)")
+P.relation(sp.Le(mu * Fhat, (sp.sqrt(Gbar2) + L * sp.sqrt(Vk)) ** 2 / 2), "Assumption 7 at "
+           "hat theta^k, mu ((1/M) sum_m f_m(hat theta_m^k) - f^*) <= (1/2)||(1/M) sum_m grad "
+           "f_m(hat theta_m^k)||^2, with that norm at most ||(1/M) sum_m grad f_m(theta_m^k)|| "
+           "+ L sqrt(V^k) (Assumption 4)")

@@ -13,7 +13,7 @@ import sympy as sp
 
 from pflbounds.papers.hanzely2023.errata import ERRATA
 from pflbounds.papers.hanzely2023.generic import TABLE3_COLUMNS, table3_generic
-from pflbounds.papers.hanzely2023.objectives import NAMES, OBJECTIVES
+from pflbounds.papers.hanzely2023.objectives import NAMES, OBJECTIVES, RESIDUAL_EXAMPLE
 from pflbounds.papers.hanzely2023.paper import form, result
 from pflbounds.papers.hanzely2023.symbols import (
     Lam,
@@ -102,5 +102,6 @@ for _key, _cells in PRINTED.items():
               f"{', '.join(NAMES)}) of the best reading substituted, unsimplified.")],
         relation="=", source="Table 3", hypotheses=(), conditions=_o.conditions,
         errata=_ERRATA.get(_key, ()), part_typst={c: _HEAD[c] for c in TABLE3_COLUMNS},
+        example={**RESIDUAL_EXAMPLE, "mup": 0.5, "n": 10} if _key == "residual" else {},
         part_latex={c: _HEAD_TEX[c] for c in TABLE3_COLUMNS},
     )

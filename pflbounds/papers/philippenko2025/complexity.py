@@ -20,8 +20,15 @@ import numpy as np
 
 from pflbounds.limits import MAX_CLIENTS
 from pflbounds.papers.philippenko2025.inputs import check_pair_matrix, variances
-from pflbounds.symbolic.catalog import get, register_complexity
-from pflbounds.symbolic.evaluate import HypothesisError, InputError, evaluate
+from pflbounds.symbolic.catalog import get, instance_relations, register_complexity
+from pflbounds.symbolic.constants import get_constant
+from pflbounds.symbolic.evaluate import (
+    HypothesisError,
+    InputError,
+    check_conditions,
+    check_relations,
+    evaluate,
+)
 
 PAPER = "philippenko2025"
 CRITERIA = ("binary", "continuous")
@@ -82,6 +89,25 @@ def _heterogeneity(vals: Mapping[str, float], matrices: Mapping[str, Any]
                   f"{vals['b_between']:g}, c_between = {vals.get('c_between', 0.0):g}")
 
 
+def _check_scalars(vals: Mapping[str, Any]) -> None:
+    """Refuse scalar inputs that describe no instance, or that no result of the table admits,
+    as ``eval`` does: each input's domain, the paper's instance relations (mu <= beta,
+    lambda <= 1, eps <= eps0), and the conditions of Corollary 1 and of Theorem 2's floor
+    over the given inputs alone (C > 1, eta <= 1/mu); the conditions that involve a
+    criterion's kappa are checked per criterion."""
+    for k, v in vals.items():
+        try:
+            get_constant(k, PAPER).check_value(v)
+        except ValueError as e:
+            raise InputError(str(e)) from None
+    check_relations(instance_relations(PAPER), vals)
+    for rid, form in ((f"{PAPER}.corollary1", "printed"), (f"{PAPER}.theorem2_floor", None)):
+        conds = get(rid).conditions_for(form)
+        check_conditions(tuple(cd for cd in conds
+                               if {x.name for x in cd.relation.free_symbols} <= set(vals)),
+                         vals)
+
+
 def _kappa(criterion: str, lam: float | None, s2: np.ndarray) -> np.ndarray:
     """Remark 3's uniform bound on the step ratio, per client."""
     if criterion == "binary":
@@ -126,10 +152,11 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
     missing = [k for k in REQUIRED if k not in vals]
     if missing:
         raise InputError("the philippenko2025 calculator needs " + ", ".join(missing))
+    C = float(vals.get("C", 2.0))
+    _check_scalars({**{k: v for k, v in vals.items() if k != "sigma2"}, "C": C})
     b, c, described = _heterogeneity(vals, matrices)
     N = b.shape[0]
     s2 = variances(vals["sigma2"], N)
-    C = float(vals.get("C", 2.0))
     mats = {"b": b} if c is None else {"b": b, "c": c}
     lows = _lower_bounds(vals, b, s2)
     lb = lows[0].get("iterations")
@@ -177,15 +204,15 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
                                    "result": f"{PAPER}.corollary1", "form": form,
                                    "relation": "=", "Nstar": suf["Nstar"],
                                    "sigma_suf2": suf["sigma_suf2"], "floor": floor}
-            try:
+            try:  # the inputs passed _check_scalars: only a criterion's kappa can fail here
                 ev = evaluate(get(f"{PAPER}.corollary1"), form, strict=False, **common, **more)
-                T = np.asarray(ev.value, dtype=float)
-                row.update(iterations=T, hidden_constants=ev.hidden_constants,
-                           ratio=None if lb is None else T / lb)
-                if form == "corrected":
-                    row["gamma0"] = more["gamma0"]
-            except (HypothesisError, InputError) as e:
-                row.update(iterations=None, hidden_constants=[], error=str(e))
+            except HypothesisError as e:
+                raise HypothesisError(f"{crit} criterion: {e}") from None
+            T = np.asarray(ev.value, dtype=float)
+            row.update(iterations=T, hidden_constants=ev.hidden_constants,
+                       ratio=None if lb is None else T / lb)
+            if form == "corrected":
+                row["gamma0"] = more["gamma0"]
             rows.append(row)
         for i in range(N):
             ci = clients[i]

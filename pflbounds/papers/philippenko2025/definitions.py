@@ -35,7 +35,7 @@ from pflbounds.papers.philippenko2025.symbols import (
 )
 from pflbounds.symbolic.result import Kind
 
-_LAM = (cond(sp.Le(lam, 1), "lambda in (0, 1]"),)
+# lambda <= 1 (Definition 3) is an instance relation of the paper (symbols.py)
 
 DEFINITION1_RATIO = result(
     "definition1_ratio", "Definition 1 (similarity ratio)", Kind.IDENTITY,
@@ -45,6 +45,9 @@ DEFINITION1_RATIO = result(
     [form("printed", sp.Max(1 - D / G, 0),
           "Undefined when grad R_i(theta_i^{t-1}) = 0 (convention: stay local, erratum 21).")],
     relation="=", source="Section 3",
+    conditions=(cond(sp.Gt(G, 0), "r_ik^t is defined only where grad R_i(theta_i^{t-1}) != 0 "
+                     "(implicit assumption (v); the convention there is to stay local, "
+                     "erratum 21)"),),
     quantity_typst="r_(i k)^t",
 )
 
@@ -64,7 +67,7 @@ DEFINITION3_BINARY = result(
     "phi_bin(r) and psi_bin(r) = r phi_bin(r)", "1",
     "phi_bin(x) = lambda 1{x >= lambda}, lambda in (0, 1] (hard threshold).",
     [form("printed", parts={"phi": lam * ind_ge(r, lam), "psi": r * lam * ind_ge(r, lam)})],
-    relation="=", source="Definition 3", conditions=_LAM,
+    relation="=", source="Definition 3",
     quantity_typst="(phi_\"bin\"(r), psi_\"bin\"(r))",
 )
 
@@ -107,7 +110,6 @@ def _definition2(criterion: str, psi_text: str):
          form("corrected", parts={"Nstar": Nstar, "sigma_suf2": sigma_suf2},
               note="b_ik^2 (erratum 4).")],
         relation="=", source="Definition 2", hypotheses=("philippenko2025.A3",),
-        conditions=_LAM if criterion == "binary" else (),
         errata=(ERRATA["erratum4"],), derivations=inputs.sufficient_derivations(criterion),
         part_units={"Nstar": "1", "sigma_suf2": "f^2/x^2"},
         quantity_typst="(|cal(N)_i^star (epsilon)|, sigma_(i,\"suf\")^2 (epsilon))",
@@ -123,7 +125,7 @@ REMARK3_BINARY = result(
     "psi_bin >= lambda phi_bin gives (sigma_phi/sigma_psi)^2 >= lambda, so any constant "
     "eta < lambda/beta satisfies the step condition of Lemma 1 and Theorems 1-3.",
     [form("printed", lam)],
-    relation=">=", source="Remark 3", conditions=_LAM, errata=(ERRATA["erratum17"],),
+    relation=">=", source="Remark 3", errata=(ERRATA["erratum17"],),
     quantity_typst="(sigma_(i,phi)^t \\/ sigma_(i,psi)^t)^2",
 )
 

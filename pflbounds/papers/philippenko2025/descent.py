@@ -28,7 +28,7 @@ from pflbounds.papers.philippenko2025.symbols import (
 from pflbounds.symbolic.result import Kind
 
 _H12 = (A1.id, A2.id)
-_MU_BETA = cond(sp.Le(mu, beta), "mu <= beta")
+# mu <= beta (Assumptions 1 and 4/5) is an instance relation of the paper (symbols.py)
 
 LEMMA1 = result(
     "lemma1", "Lemma 1 (descent lemma)", Kind.UPPER_BOUND,
@@ -60,7 +60,9 @@ S2 = result(
     [form("printed", -eta / 2 * G + beta * eta**2 / 2 * sigma_eff2)],
     source="App. B.2, Eq. (S2)", equations=("S2",), hypotheses=_H12,
     conditions=(cond(sp.Lt(eta * beta * Asum, 1),
-                     "eta < (sigma_phi/sigma_psi)^2/beta = (beta sum_k alpha_ik)^-1"),),
+                     "eta < (sigma_phi/sigma_psi)^2/beta = (beta sum_k alpha_ik)^-1"),
+                cond(sp.Ge(Asum, 1), "Definition-1 weights sum to sum_k alpha_ik = "
+                     "(sigma_psi/sigma_phi)^2 >= 1 ((I3): psi <= phi)")),
     quantity_typst="EE[R_i (theta_i^t) | theta_i^(t-1)] - R_i (theta_i^(t-1))",
 )
 
@@ -79,8 +81,7 @@ THEOREM1 = result(
           "effective variance is random (errata 3 and 6).")],
     source="Theorem 1, App. B.2", hypotheses=(*_H12, A5.id),
     conditions=(cond(sp.Lt(eta * beta, kappa_w),
-                     "eta < kappa/beta <= (sigma_phi^t/sigma_psi^t)^2/beta for all t"),
-                _MU_BETA),
+                     "eta < kappa/beta <= (sigma_phi^t/sigma_psi^t)^2/beta for all t"),),
     errata=(ERRATA["erratum3"], ERRATA["erratum6"]),
     quantity_typst="EE[epsilon_i^T]",
 )

@@ -33,12 +33,13 @@ from pflbounds.symbolic.hidden import Omega
 from pflbounds.symbolic.result import Kind
 
 _H = (A1.id, A2.id, A3.id, A5.id)
-_MU_BETA = cond(sp.Le(mu, beta), "mu <= beta")
+# mu <= beta, kappa <= 1, lambda <= 1 and eps <= eps_i^0 are instance relations of the paper
+# (symbols.py): every result over their symbols refuses a point that violates one
 _C = cond(sp.Gt(C, 1), "C > 1")
 _SHIFT = cond(sp.Ge(gamma0 + 1, C * beta / (mu * kappa_w)),
               "gamma0 >= C beta/(mu kappa) - 1: the first step C/(mu (1 + gamma0)) <= kappa/beta")
 _STEP_CONST = (cond(sp.Le(eta * mu, 1), "eta <= 1/mu"),
-               cond(sp.Le(eta * beta, kappa_w), "eta <= kappa/beta"), _MU_BETA)
+               cond(sp.Le(eta * beta, kappa_w), "eta <= kappa/beta"))
 _EPS_T = ("Precision eps > 0 and T with eps_i^{T-1} >= eps (printed); rigorously the "
           "realised excess loss must stay >= eps along the run (erratum 5).")
 
@@ -68,8 +69,7 @@ _LOG_P = sp.log(2 * T * mu**2 * eps0 / sigma_suf2)
 _HORIZON_STEP = _LOG_C / (mu * T)
 _HORIZON_CONDS = (cond(sp.Gt(_LOG_C, 0), "the step is positive: 2 T mu^2 eps0 > beta sigma_suf^2"),
                   cond(sp.Le(_LOG_C, T), "the step is <= 1/mu"),
-                  cond(sp.Le(beta * _HORIZON_STEP, kappa_w), "the step is <= kappa/beta"),
-                  _MU_BETA)
+                  cond(sp.Le(beta * _HORIZON_STEP, kappa_w), "the step is <= kappa/beta"))
 
 THEOREM2_HORIZON_STEP = result(
     "theorem2_horizon_step", "Theorem 2, horizon-dependent step (Table 1)", Kind.STEP_SIZE,
@@ -105,7 +105,7 @@ THEOREM2_DECREASING_STEP = result(
      form("corrected", C / (mu * (t + gamma0)),
           "Shifted schedule (erratum 8); gamma0 = 0 is the printed one.",
           conditions=(_SHIFT,))],
-    relation="=", source="Theorem 2, Table 1 row 3", hypotheses=_H, conditions=(_C, _MU_BETA),
+    relation="=", source="Theorem 2, Table 1 row 3", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum8"],),
     quantity_typst="eta_i^t",
 )
@@ -124,8 +124,10 @@ THEOREM2_DECREASING = result(
                               (gamma0 + 1) * eps0) / (T + gamma0 + 1),
           "Shifted step C/(mu (t + gamma0)) with gamma0 >= C beta/(mu kappa) - 1 (Bottou et al. "
           "Theorem 4.7 with alpha_1 <= 1/L).", conditions=(_SHIFT,))],
-    source="Theorem 2, Table 1 row 3, App. B.2", hypotheses=_H, conditions=(_C, _MU_BETA),
+    source="Theorem 2, Table 1 row 3, App. B.2", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum8"],),
+    extra={"unsatisfiable": {"printed": "philippenko2025.erratum8: C > 1 with C/mu <= "
+                             "kappa/beta, kappa <= 1 and mu <= beta has no solution"}},
     quantity_typst="EE[epsilon_i^T]",
 )
 
@@ -141,7 +143,7 @@ COROLLARY1 = result(
      form("corrected", sp.Max(CC * beta * sigma_suf2 / (2 * mu**2), (gamma0 + 1) * eps0) / eps
           - gamma0 - 1,
           "With the shifted step C/(mu (t + gamma0)) (errata 8 and 10).", conditions=(_SHIFT,))],
-    relation="=", source="Corollary 1, App. B.3", hypotheses=_H, conditions=(_C, _MU_BETA),
+    relation="=", source="Corollary 1, App. B.3", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum8"], ERRATA["erratum10"]),
     quantity_typst="T_i^epsilon",
 )
@@ -154,7 +156,7 @@ COROLLARY1_UNIFORM = result(
     [form("printed", CC * beta * sigma2 / (2 * mu**2 * eps * Nstar * psi_min),
           "The printed min runs over j with b_ik in its argument, and writes N^* for its size "
           "(erratum 13).")],
-    relation="<=", source="Corollary 1", hypotheses=_H, conditions=(_C, _MU_BETA),
+    relation="<=", source="Corollary 1", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum13"],),
     quantity_typst="T_i^epsilon",
 )
@@ -170,7 +172,7 @@ COROLLARY1_BINARY = result(
           "psi_bin(x) = lambda x on [lambda, 1]: the min lies in [lambda^2, lambda] "
           "(erratum 14).")],
     relation="<=", source="Section 4", hypotheses=_H,
-    conditions=(_C, _MU_BETA, cond(sp.Le(lam, 1), "lambda in (0, 1]")),
+    conditions=(_C,),
     errata=(ERRATA["erratum14"],), derivations=inputs.binary_count_derivations(),
     quantity_typst="T_i^epsilon",
 )
@@ -183,7 +185,7 @@ SECTION4_SUFFICIENT = result(
     [form("printed", sigma2 / (lam * Nstar), "Binary criterion, psi(1) = lambda."),
      form("continuous", sigma2 / Nstar, "Continuous criterion, psi(1) = 1.")],
     relation=">=", source="Section 4", hypotheses=(A3.id,),
-    conditions=(cond(sp.Le(lam, 1), "lambda in (0, 1]"),), errata=(ERRATA["erratum14"],),
+    errata=(ERRATA["erratum14"],),
     quantity_typst="sigma_(i,\"suf\")^2 (epsilon)",
 )
 

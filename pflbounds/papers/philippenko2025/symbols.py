@@ -127,3 +127,27 @@ b_between = P.constant("b_between", "b_ik between two clients of different clust
                        "nonnegative", latex=r"b_{\mathrm{between}}", typst="b_\"between\"")
 c_between = P.constant("c_between", "c_ik between two clients of different clusters", "1",
                        "nonnegative", latex=r"c_{\mathrm{between}}", typst="c_\"between\"")
+
+
+# ----------------------------------------------------------------- instance relations
+# Relations that every instance of the paper's hypotheses satisfies: every result whose inputs
+# include all the symbols of one refuses a point that violates it, with its reason. Declared
+# here, next to the constants, since ``eval`` loads only the module of its result.
+P.relation(sp.Le(mu, beta), "Assumption 1 with Assumption 4 or 5: a function that is "
+           "mu-strongly convex (or mu-PL) and has a beta-Lipschitz gradient has mu <= beta")
+P.relation(sp.Le(kappa_w, 1), "Remark 3: kappa bounds the step ratio (sigma_{i,phi}^t/"
+           "sigma_{i,psi}^t)^2 = 1/sum_k alpha_ik^t from below, and that ratio is <= 1 (psi(x) "
+           "= x phi(x) <= phi(x), (I3)): lambda for the binary criterion, "
+           "1/(sigma_i^2 sum_k sigma_k^-2) for the continuous one")
+P.relation(sp.Le(lam, 1), "Definition 3: the binary threshold lambda lies in (0, 1] "
+           "(phi_bin(x) = lambda 1{x >= lambda} <= x needs lambda <= 1)")
+P.relation(sp.Gt(psi_min, 0), "Corollary 1: psi_min is the smallest psi(x_ik) over the "
+           "sufficient cluster N_i^*(eps) = {k : psi(x_ik) > 0}, so it is > 0")
+P.relation(sp.Le(eps, eps0), "Theorems 2-3 and Corollary 1 reach a precision eps from the "
+           "initial excess loss eps_i^0 (they need eps_i^{T-1} >= eps): at eps > eps_i^0 client "
+           "i already meets the target (0 iterations) and Corollary 1's counts (the corrected "
+           "one negative) do not apply")
+P.relation(sp.Le(phi_r**2 * sigma_eff2, sigma_k2), "Definition 1: (sigma_{i,eff}^t)^-2 = "
+           "sum_j psi(r_ij^t)/sigma_j^2 >= psi(r_ik^t)/sigma_k^2 >= phi(r_ik^t)^2/sigma_k^2 "
+           "(psi(x) = x phi(x) >= phi(x)^2 as phi(x) <= x), so the weight alpha_ik^t = "
+           "phi(r_ik^t) (sigma_{i,eff}^t)^2/sigma_k^2 is at most 1/phi(r_ik^t)")

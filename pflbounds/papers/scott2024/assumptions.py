@@ -34,7 +34,8 @@ IMPLICIT = P.assumption(
     "across the k local steps (k sigma_1^2, not k^2 sigma_1^2, in Lemma C.5); the server "
     "regularizer is stepped by beta k (proof (71), (83)), not by Algorithm 2's beta; the "
     "step-size conditions of digest §4.1.7 (beta <= 1/(56 L k) and c (27 L1^2 b2^2 beta k^2 "
-    "+ 56 L L1^2 b2^2 beta^2 k^3) <= L).", ("c", "k", "beta", "L"))
+    "+ 56 L L1^2 b2^2 beta^2 k^3) <= L, without the b2^2 once Lemma C.5 carries b2^2 on "
+    "sigma_1^2, erratum C5).", ("c", "k", "beta", "L"))
 PAC = P.assumption(
     "pac", "Hypotheses of Theorem B.1 and Theorem 3.2",
     "Observed clients (D_i, S_i) i.i.d. from the environment T; every |S_i| = m; loss in "

@@ -54,18 +54,41 @@ BETA_STAR = 2 * sp.sqrt(c) / (k * sp.sqrt(T))
 """The step size of Theorem 3.1, beta = 2 sqrt(c)/(k sqrt(T)) (end of its proof)."""
 
 
-def step_conditions(step: sp.Basic = beta) -> tuple:
+def step_conditions(step: sp.Basic = beta, *, jacobian_on_noise: bool = False) -> tuple:
     """The step-size conditions hidden in the 'simplifying terms' step (107)-(110) of the
-    proof of Theorem 3.1 (scott2024 digest §4.1.7 [DERIVED]): (a)-(e) at ``step``."""
+    proof of Theorem 3.1 (scott2024 digest §4.1.7 [DERIVED]): (a)-(e) at ``step``.
+
+    (e) absorbs the sigma_1^2 terms 27 L1^2 b2^2 beta^3 k^3 + 56 L L1^2 b2^2 beta^4 k^4 of
+    (104)-(106) into the jump from (102)'s 2 L beta^2 k/c to (107)'s 3 L beta^2 k/c. As the
+    paper derives it (Lemma C.5 without b2^2 on sigma_1^2) that needs c (27 L1^2 b2^2 beta k^2
+    + 56 L L1^2 b2^2 beta^2 k^3) <= L. With ``jacobian_on_noise`` (Lemma C.5 corrected,
+    erratum C5) both sides carry b2^2: the jump is L beta^2 k b2^2/c and b2^2 cancels, c (27
+    L1^2 beta k^2 + 56 L L1^2 beta^2 k^3) <= L (weaker than the paper's for b2 > 1, stronger
+    for b2 < 1)."""
+    w = 1 if jacobian_on_noise else b2**2
+    e_label = ("(e) c (27 L1^2 beta k^2 + 56 L L1^2 beta^2 k^3) <= L (b2^2 cancels: Lemma C.5 "
+               "with b2^2 on sigma_1^2)" if jacobian_on_noise else
+               "(e) c (27 L1^2 b2^2 beta k^2 + 56 L L1^2 b2^2 beta^2 k^3) <= L")
     return (
         cond(sp.Le(step, 1 / (8 * L * k)), "(a) beta <= 1/(8 L k)"),
         cond(sp.Le(step, 1 / (56 * L * k)), "(b) beta <= 1/(56 L k)"),
         cond(sp.Le(step, 1 / (6 * L * k)), "(c) beta <= 1/(6 L k)"),
         cond(sp.Le(step, 1 / (12 * L * k)), "(d) beta <= 1/(12 L k)"),
-        cond(sp.Le(c * (27 * L1**2 * b2**2 * step * k**2
-                        + 56 * L * L1**2 * b2**2 * step**2 * k**3) / L, 1),
-             "(e) c (27 L1^2 b2^2 beta k^2 + 56 L L1^2 b2^2 beta^2 k^3) <= L"),
+        cond(sp.Le(c * (27 * L1**2 * w * step * k**2
+                        + 56 * L * L1**2 * w * step**2 * k**3) / L, 1), e_label),
     )
+
+
+def t_min(jacobian_on_noise: bool) -> sp.Basic:
+    """The smallest T from which beta = 2 sqrt(c)/(k sqrt(T)) meets :func:`step_conditions`:
+    (b) dominates (a), (c), (d) and gives T >= 12544 L^2 c; (e) at x = 1/sqrt(T) reads
+    A x^2 + B x <= L with A = 224 w L L1^2 k c^2 and B = 54 w L1^2 k c^(3/2) (w = b2^2 as the
+    paper derives it, 1 with Lemma C.5 corrected), so T >= ((B + sqrt(B^2 + 4 A L))/(2 L))^2
+    (scott2024, proof of Theorem 3.1 (107)-(110), digest §4.1.7, solved exactly)."""
+    w = 1 if jacobian_on_noise else b2**2
+    A = 224 * w * L * L1**2 * k * c**2
+    B = 54 * w * L1**2 * k * c ** sp.Rational(3, 2)
+    return sp.Max(12544 * L**2 * c, ((B + sp.sqrt(B**2 + 4 * A * L)) / (2 * L)) ** 2)
 
 
 # --- Lemma C.1 -------------------------------------------------------------------------
@@ -213,14 +236,22 @@ THEOREM3_1 = result(
      form("rederived", _HEAD + _FLOOR_B + (12 * L * sigma1_2 + 8 * L * k * gammaG2)
           / (k * sp.sqrt(c * T)),
           "(113)-(114) at beta = 2 sqrt(c)/(k sqrt(T)) with /b (digest §4.1.8 (iii)): the "
-          "main text's sigma_1/gamma_G term doubled." + _NORMALIZED),
+          "main text's sigma_1/gamma_G term doubled; under the derivation's step conditions "
+          "at that beta (T >= theorem3_1_T_min [explicit])." + _NORMALIZED,
+          conditions=step_conditions(BETA_STAR)),
      form("explicit", general_beta_bound(),
-          "The paper's general-beta bound (113)-(114) with A4's /b (erratum C2); valid under "
-          "the step-size conditions of the corrected form."),
+          "The paper's general-beta bound (113)-(114) with A4's /b (erratum C2), under the "
+          "step-size conditions (a)-(e) its own derivation (107)-(110) needs (erratum C7; (e) "
+          "with b2^2, as the paper's Lemma C.5 has no b2^2 on sigma_1^2).",
+          conditions=step_conditions()),
      form("corrected", general_beta_bound(b2**2),
           "(113)-(114) with /b, b2^2 on the sigma_1^2 term (erratum C5) and the hidden "
-          "step-size conditions as side conditions (erratum C7).",
-          conditions=step_conditions())],
+          "step-size conditions as side conditions (erratum C7). With b2^2 on sigma_1^2 in "
+          "Lemma C.5 the condition (e) that absorbs the sigma_1^2 terms is c (27 L1^2 beta "
+          "k^2 + 56 L L1^2 beta^2 k^3) <= L, b2^2 cancelled (re-derived from (102)-(108); "
+          "the paper's b2^2-weighted (e) would accept b2 < 1 points the derivation does not "
+          "cover).",
+          conditions=step_conditions(jacobian_on_noise=True))],
     source="Theorem 3.1, App. C.3", equations=("2", "97", "98", "113", "114", "115", "116"),
     hypotheses=_HYP,
     errata=(ERRATA["C2"], ERRATA["C4"], ERRATA["C5"], ERRATA["C6"], ERRATA["C7"],
@@ -239,14 +270,21 @@ THEOREM3_1_STEP = result(
 THEOREM3_1_T_MIN = result(
     "theorem3_1_T_min", "Theorem 3.1: smallest T meeting the hidden step conditions",
     Kind.COMPLEXITY, "T_min: rounds from which beta = 2 sqrt(c)/(k sqrt(T)) meets the "
-    "step-size conditions (b) and (e)", "1",
-    "Conditions (b) beta <= 1/(56 L k) and (e) (sufficient given (b): beta <= L/(28 c k^2 "
-    "L1^2 b2^2)) at beta = 2 sqrt(c)/(k sqrt(T)): T >= max(12544 L^2 c, 3136 L1^4 b2^4 k^2 "
-    "c^3/L^2) (digest §4.1.7, derived; (b) dominates (a), (c), (d)).",
-    [form("corrected", sp.Max(12544 * L**2 * c, 3136 * L1**4 * b2**4 * k**2 * c**3 / L**2),
-          _NORMALIZED.strip())],
+    "step-size conditions (a)-(e)", "1",
+    "At beta = 2 sqrt(c)/(k sqrt(T)), condition (b) beta <= 1/(56 L k) (which implies (a), "
+    "(c), (d)) holds from T = 12544 L^2 c and condition (e) from T = ((B + sqrt(B^2 + 4 A "
+    "L))/(2 L))^2 with A = 224 w L L1^2 k c^2, B = 54 w L1^2 k c^(3/2): w = b2^2 for the "
+    "paper's derivation, w = 1 once Lemma C.5 carries b2^2 (erratum C5). Derived (the paper "
+    "states no condition, erratum C7).",
+    [form("corrected", t_min(jacobian_on_noise=True),
+          "The conditions of theorem3_1 [corrected]: (e) without b2^2. Sufficient through "
+          "(b): max(12544 L^2 c, 3136 L1^4 k^2 c^3/L^2). " + _NORMALIZED.strip()),
+     form("explicit", t_min(jacobian_on_noise=False),
+          "The conditions of theorem3_1 [explicit] and [rederived] (the paper's derivation). "
+          "The digest's max(12544 L^2 c, 3136 L1^4 b2^4 k^2 c^3/L^2), which bounds (e) "
+          "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
-    errata=(ERRATA["C7"],), quantity_typst="T_min",
+    errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
 )
 
-__all__ = ["BETA_STAR", "general_beta_bound", "step_conditions"]
+__all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]

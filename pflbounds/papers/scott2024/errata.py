@@ -52,7 +52,9 @@ _E = [
         "4.19 beta^2 (ratio 2.15). Theorem 3.1 inherits it: at b2^2 = 16, T = 4e6 even the "
         "proof's own (113)-(114) is violated (1.33x).",
         "4 beta^2 k b2^2 sigma_1^2/c in Lemma C.5, hence 6 L beta b2^2 sigma_1^2/c in "
-        "(113)-(114) (form 'corrected').",
+        "(113)-(114) (form 'corrected'); the step condition (e) that absorbs the sigma_1^2 "
+        "terms then reads c (27 L1^2 beta k^2 + 56 L L1^2 beta^2 k^3) <= L, b2^2 cancelled "
+        "(E_algebra, claim C5e).",
         _P + "E_C5_lemmaC5", "§7 C5, §4.1.5", ("corrected",)),
     Erratum(
         _P + "C6", "Proof of Theorem 3.1 (103)-(108)",
@@ -64,10 +66,15 @@ _E = [
     Erratum(
         _P + "C7", "Theorem 3.1 (hidden step-size conditions)",
         "The 'simplifying terms' step (107)-(110) needs beta <= 1/(56 L k) and c (27 L1^2 b2^2 "
-        "beta k^2 + 56 L L1^2 b2^2 beta^2 k^3) <= L; with beta = 2 sqrt(c)/(k sqrt(T)) this is "
-        "T >= max(12544 L^2 c, 3136 L1^4 b2^4 k^2 c^3/L^2). The statement omits them.",
-        "State them (side conditions of the corrected form; T_min in theorem3_1_T_min).",
-        _P + "E_algebra", "§7 C7, §4.1.7", ("corrected",)),
+        "beta k^2 + 56 L L1^2 b2^2 beta^2 k^3) <= L (b2^2 cancels once C5 is fixed); with "
+        "beta = 2 sqrt(c)/(k sqrt(T)) this is T >= max(12544 L^2 c, ((B + sqrt(B^2 + 4 A "
+        "L))/(2 L))^2), A = 224 w L L1^2 k c^2, B = 54 w L1^2 k c^(3/2), w = b2^2 (1 with "
+        "C5 fixed); max(12544 L^2 c, 3136 L1^4 b2^4 k^2 c^3/L^2) is sufficient, not the "
+        "smallest (L = 2, L1 = b2 = 1, k = 10, c = 20: 5.85e8 against 6.27e8). The statement "
+        "omits them.",
+        "State them (side conditions of the explicit, rederived and corrected forms; T_min "
+        "in theorem3_1_T_min).",
+        _P + "E_algebra", "§7 C7, §4.1.7", ("corrected", "explicit", "rederived")),
     Erratum(
         _P + "C8", "Proof of Lemma C.4 (71) (local-step index)",
         "g_{t,i,l} is summed over l = 1..k while grad f_i is evaluated at h(B) - beta "

@@ -98,11 +98,16 @@ GAMMA = result(
     "theoremB1_gamma", "Theorem B.1, Part I: Gamma(lambda)", Kind.IDENTITY,
     "Gamma(lambda): the Part I bound at a free parameter lambda in (1, 4mn)", "1",
     "Gamma(lambda) = K/(lambda - 1) + lambda/(8mn), K = sum_i KL(Q_i||P) + log(8mn/delta) "
-    "((20)-(21), after the union bound over lambda in {1, ..., 4mn}).",
-    [form("printed", Kc / (lam_pb - 1) + lam_pb / (8 * m * n))],
+    "((20)-(21), after the union bound over lambda in {1, ..., 4mn}): with probability >= "
+    "1 - delta/2 the Part I gap is at most Gamma(lambda) for every lambda in (1, 4mn).",
+    [form("printed", Kc / (lam_pb - 1) + lam_pb / (8 * m * n),
+          "(20)-(21) hold for lambda in (1, 4mn) only: the union bound covers the grid "
+          "{1, ..., 4mn} and 1/floor(lambda) <= 1/(lambda - 1) needs lambda > 1.")],
     relation="=", source="Proof of Theorem B.1, Part I", equations=("20", "21"),
-    conditions=(cond(sp.Gt(lam_pb, 1), "lambda > 1"),), hypotheses=(PAC.id,),
-    quantity_typst="Gamma(lambda)",
+    conditions=(cond(sp.Gt(lam_pb, 1), "lambda > 1"),
+                cond(sp.Lt(lam_pb, 4 * m * n), "lambda < 4mn (20)")),
+    hypotheses=(PAC.id,), quantity_typst="Gamma(lambda)",
+    example={"Kc": 10.0, "lam_pb": 50.0, "m": 20, "n": 10},
 )
 
 LAMBDA_STAR = result(
@@ -117,15 +122,28 @@ LAMBDA_STAR = result(
     errata=(ERRATA["P2"],), quantity_typst="lambda^*",
 )
 
+_LAMBDA_STAR_IN_RANGE = cond(
+    sp.Lt(sp.sqrt(8 * m * n * Kc) + 1, 4 * m * n),
+    "lambda* < 4mn: Gamma is the Part I bound for lambda in (1, 4mn) only (20)-(21)")
+
 GAMMA_STAR = result(
     "theoremB1_gamma_star", "Theorem B.1, Part I: Gamma(lambda*)", Kind.UPPER_BOUND,
     "Gamma(lambda*) with lambda* = sqrt(8mnK) + 1", "1",
     "Gamma(lambda*) = sqrt(K/(2mn)) + 1/(8mn) <= sqrt((K + 1)/(2mn)) when the bound is "
-    "non-trivial (K + 1 < 2mn).",
-    [form("explicit", sp.sqrt(Kc / (2 * m * n)) + 1 / (8 * m * n), "The exact value."),
-     form("printed", sp.sqrt((Kc + 1) / (2 * m * n)), "The bound used in (22)-(23).")],
+    "non-trivial (K + 1 < 2mn); if lambda* >= 4mn the paper instead notes that (22) holds "
+    "trivially (its right side is >= 1), a case in which Gamma(lambda*) is not the Part I "
+    "bound and can exceed sqrt((K + 1)/(2mn)).",
+    [form("explicit", sp.sqrt(Kc / (2 * m * n)) + 1 / (8 * m * n),
+          "The exact value, the Part I bound while lambda* < 4mn."),
+     form("printed", sp.sqrt((Kc + 1) / (2 * m * n)),
+          "The bound used in (22), claimed for the non-trivial case K + 1 < 2mn: exact "
+          "algebra gives Gamma(lambda*) <= sqrt((K + 1)/(2mn)) iff K <= 2mn (2 - 1/(16mn))^2, "
+          "so it fails for large K (K = 1000, m = n = 1: 22.37 against Gamma(lambda*) = "
+          "22.49); K + 1 < 2mn also puts lambda* below 4mn.",
+          conditions=(cond(sp.Lt(Kc + 1, 2 * m * n), "K + 1 < 2mn (non-trivial)"),))],
     source="Proof of Theorem B.1, (22)", equations=("22",), errata=(ERRATA["P2"],),
-    quantity_typst="Gamma(lambda^*)",
+    conditions=(_LAMBDA_STAR_IN_RANGE,), quantity_typst="Gamma(lambda^*)",
+    example={"Kc": 10.0, "m": 20, "n": 10},
 )
 
 KL_GAUSS = result(

@@ -14,6 +14,8 @@ appendix's alpha ||mu||^2 carries [x]^4 (erratum P3). Theorem 3.2 uses a loss in
 
 from __future__ import annotations
 
+import sympy as sp
+
 from pflbounds.papers.scott2024.paper import P
 
 T = P.constant("T", "number of communication rounds", "1", "positive_integer", latex="T",
@@ -127,3 +129,16 @@ er_ref = P.constant("er_ref", "mean 0-1 risk of the method or variant a claim co
 rho_0 = P.constant("rho_0", "mean Spearman correlation of descriptor distances with "
                    "label-distribution distances at initialisation (measured)", "1", "real",
                    latex=r"\rho_0", typst="rho_0")
+
+# --- relations every instance satisfies (refused with their reason wherever all their
+# symbols are inputs of a result) -------------------------------------------------------
+P.relation(sp.Le(c, n), "the c clients of a round are a subset of the n clients, drawn "
+           "uniformly without replacement (Lemma C.2, the implicit hypothesis of App. C), so "
+           "c <= n")
+P.relation(sp.Le(er_hat, M), "the loss takes values in [0, M] (Theorem B.1's hypothesis), so "
+           "the empirical loss er^(Q) of (4), an average of losses, lies in [0, M]")
+P.relation(sp.Ge(Kc, sp.log(8 * m * n)), "K = sum_i KL(Q_i||P) + log(8mn/delta) with every "
+           "KL >= 0 and delta in (0, 1] (Part I of Theorem B.1, (20)-(21); erratum P5), so "
+           "K >= log(8mn)", "K >= log(8mn)")
+P.relation(sp.Ge(rho_0, -1), "a Spearman rank correlation lies in [-1, 1] (Fig. 3)")
+P.relation(sp.Le(rho_0, 1), "a Spearman rank correlation lies in [-1, 1] (Fig. 3)")

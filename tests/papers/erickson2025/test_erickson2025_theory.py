@@ -135,3 +135,35 @@ def test_cli_eval_and_solve_json(capsys):
     assert got["value"] == 6
     got = run("eval", "erickson2025.proposition3_4_t", "L_X=2", "gamma=0.5")
     assert got["value"] == pytest.approx(8.0)
+
+
+def test_instance_relations_of_the_paper():
+    """s <= n (H2), R^2 <= 1, a Spearman correlation in [-1, 1], and the triangle inequality
+    through Lemma A.2 (5) for the distances of Lemma A.2 (4)."""
+    import sympy as sp
+
+    from pflbounds.symbolic.catalog import instance_relations
+    from pflbounds.symbolic.evaluate import InputError
+
+    own = {sp.sstr(r.relation) for r in instance_relations("erickson2025")
+           if r.paper == "erickson2025"}
+    assert own == {"s <= n", "r2_ref <= 1", "rho_ref >= -1", "rho_ref <= 1",
+                   "sqrt(a3) <= sqrt(a1) + sqrt(a2) + sqrt(2)*sqrt(delta)*sqrt(eta)"}
+    # the triangle is tight: theta between u and v on a line, u exact (delta = 0)
+    kw = dict(L=2.0, eta=0.25, f_v=1.0, ip=0.0, a1=1.0, a2=1.0, delta=0.0)
+    assert _val("erickson2025.lemmaA2_4", "printed", **kw, a3=4.0) == pytest.approx(
+        1.0 + (1 - 2) + (1 + 2) - 2 * 4.0)
+    with pytest.raises(InputError, match=r"Lemma A.2 \(5\)"):
+        _val("erickson2025.lemmaA2_4", "printed", **kw, a3=4.01)
+    # an inexact projection adds sqrt(2 eta delta) = 0.1 to the reach
+    assert np.isfinite(_val("erickson2025.lemmaA2_4", "printed", **dict(kw, delta=0.02),
+                            a3=2.1**2))
+    with pytest.raises(InputError, match="s=31 > n=30"):
+        _val("erickson2025.lemmaA1", "printed", L=2.0, n=30, s=31, E_th_phi=0.5, sigma2=0.1)
+    # the corrected Theorem 4.3 allows every s up to n, s = n included
+    assert np.isfinite(_val("erickson2025.theorem4_3_eta38", "corrected", **dict(BASE, s=30)))
+    for rid, name, bad in (("table1_r2", "r2_ref", 1.001), ("fig1", "rho_ref", -1.2),
+                           ("fig1", "rho_ref", 1.5)):
+        with pytest.raises(InputError, match=f"{name}={bad:g}"):
+            _val(f"erickson2025.{rid}", "printed", **{name: bad})
+    assert _val("erickson2025.table1_r2", "printed", r2_ref=-0.3) == -0.3  # R^2 may be < 0

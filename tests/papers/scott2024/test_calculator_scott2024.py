@@ -41,11 +41,56 @@ def theorem31_by_hand(form: str, beta: float = BETA) -> float:
             + 6 * L * beta * noise * s1 / c + 4 * L * beta * k * g2 / c)
 
 
+def step_conditions_by_hand(beta: float, T_w: str) -> bool:
+    """(a)-(e) of the proof of Theorem 3.1, (107)-(110) (digest §4.1.7), at C: (e) with b2^2
+    as the paper derives it (``T_w`` "paper"), without it once Lemma C.5 carries b2^2
+    ("corrected")."""
+    L, L1, b2, c, k = C["L"], C["L1"], C["b2"], C["c"], C["k"]
+    w = b2**2 if T_w == "paper" else 1.0
+    tol = 1 + 1e-12
+    return (beta <= tol / (8 * L * k) and beta <= tol / (56 * L * k)
+            and beta <= tol / (6 * L * k) and beta <= tol / (12 * L * k)
+            and c * (27 * L1**2 * w * beta * k**2 + 56 * L * L1**2 * w * beta**2 * k**3)
+            <= L * tol)
+
+
+def smallest_T_by_hand(T_w: str) -> int:
+    """The smallest T at which beta = 2 sqrt(c)/(k sqrt(T)) meets the conditions, by
+    bisection on the conditions themselves (no closed form)."""
+    def ok(T):
+        return step_conditions_by_hand(2 * math.sqrt(C["c"]) / (C["k"] * math.sqrt(T)), T_w)
+
+    lo, hi = 1, 1
+    while not ok(hi):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
 @pytest.mark.parametrize("form", ["printed", "appendix", "proof", "rederived", "explicit"])
 def test_theorem3_1_forms_match_the_papers_displays(form):
-    kw = dict(C, beta=BETA)
-    got = float(evaluate(get("scott2024.theorem3_1"), form, strict=False, **kw).value)
-    assert got == pytest.approx(theorem31_by_hand(form), rel=1e-12)
+    # the explicit and rederived forms hold under the derivation's step conditions only:
+    # evaluated from the first T that meets them at the theorem's beta
+    T = smallest_T_by_hand("paper") if form in ("explicit", "rederived") else C["T"]
+    C_T = dict(C)
+    C["T"] = T
+    try:
+        beta = 2 * math.sqrt(C["c"]) / (C["k"] * math.sqrt(T))
+        got = float(evaluate(get("scott2024.theorem3_1"), form, strict=False,
+                             **dict(C, beta=beta)).value)
+        assert got == pytest.approx(theorem31_by_hand(form, beta), rel=1e-12)
+    finally:
+        C.clear()
+        C.update(C_T)
+
+
+@pytest.mark.parametrize("form", ["explicit", "rederived"])
+def test_derivation_forms_refuse_points_outside_the_step_conditions(form):
+    # T = 5e5 at C: beta = 2.4e-3 > 1/(56 L k) = 9.4e-4
+    with pytest.raises(HypothesisError, match=r"\(b\) beta <= 1/\(56 L k\)"):
+        evaluate(get("scott2024.theorem3_1"), form, strict=False, **dict(C, beta=BETA))
 
 
 def test_rederived_is_the_explicit_form_at_the_theorems_beta():
@@ -55,14 +100,32 @@ def test_rederived_is_the_explicit_form_at_the_theorems_beta():
     assert main_sigma < 0  # the main text's sigma/gamma term is half of the derived one
 
 
+@pytest.mark.parametrize("form, T_w", [("explicit", "paper"), ("corrected", "corrected")])
+def test_T_min_is_the_smallest_T_meeting_the_step_conditions(form, T_w):
+    kw = {n: C[n] for n in ("L", "L1", "b2", "k", "c")}
+    got = float(evaluate(get("scott2024.theorem3_1_T_min"), form, strict=False, **kw).value)
+    assert math.ceil(got) == smallest_T_by_hand(T_w)
+
+
+def test_T_min_where_condition_e_binds():
+    """L = 2, L1 = b2 = 1, k = 10, c = 20: (e) sets T_min; the digest's 3136 L1^4 b2^4 k^2
+    c^3/L^2 = 6.27e8 is sufficient, the smallest T is 5.85e8."""
+    C_T = dict(C)
+    C.update(L=2.0, L1=1.0, b2=1.0, k=10, c=20)
+    try:
+        T = smallest_T_by_hand("paper")
+        assert 12544 * 4 * 20 < T < 3136 * 100 * 8000 / 4
+        kw = {n: C[n] for n in ("L", "L1", "b2", "k", "c")}
+        got = float(evaluate(get("scott2024.theorem3_1_T_min"), "explicit", **kw).value)
+        assert math.ceil(got) == T
+    finally:
+        C.clear()
+        C.update(C_T)
+
+
 def test_corrected_form_checks_the_step_conditions():
-    L, L1, b2, k, c = C["L"], C["L1"], C["b2"], C["k"], C["c"]
-    t_min = max(12544 * L**2 * c, 3136 * L1**4 * b2**4 * k**2 * c**3 / L**2)
-    got = float(evaluate(get("scott2024.theorem3_1_T_min"), "corrected", L=L, L1=L1, b2=b2,
-                         k=k, c=c).value)
-    assert got == pytest.approx(t_min, rel=1e-12)
-    T = int(math.ceil(t_min))
-    beta = 2 * math.sqrt(c) / (k * math.sqrt(T))
+    T = smallest_T_by_hand("corrected")
+    beta = 2 * math.sqrt(C["c"]) / (C["k"] * math.sqrt(T))
     kw = dict(C, T=T, beta=beta)
     val = float(evaluate(get("scott2024.theorem3_1"), "corrected", **kw).value)
     C_T = dict(C)
@@ -74,6 +137,27 @@ def test_corrected_form_checks_the_step_conditions():
         C.update(C_T)
     with pytest.raises(HypothesisError, match="56"):
         evaluate(get("scott2024.theorem3_1"), "corrected", **dict(C, beta=BETA))
+
+
+def test_corrected_condition_e_has_no_b2():
+    """With b2^2 on Lemma C.5's sigma_1^2 the condition absorbing the sigma_1^2 terms is c (27
+    L1^2 beta k^2 + 56 L L1^2 beta^2 k^3) <= L: at L = 1, L1 = 10, b2 = 0.1, beta = 0.01 its
+    left side is 27.56 (refused), where the paper's b2^2-weighted one is 0.2756 (which the
+    corrected form accepted before, returning 2.41)."""
+    kw = dict(Delta0=1.0, L=1.0, L1=10.0, b2=0.1, beta=0.01, T=1000, b=1, b1=1.0, c=1,
+              gammaG2=0.0, k=1, sigma1_2=1.0, sigma2_2=0.0, sigma3_2=0.0)
+    with pytest.raises(HypothesisError, match=r"\(e\) .* fails: .*\(left side 27.56, right "
+                                              r"side 1\)"):
+        evaluate(get("scott2024.theorem3_1"), "corrected", **kw)
+    # the explicit form (the paper's own derivation) keeps the paper's b2^2-weighted (e)
+    assert float(evaluate(get("scott2024.theorem3_1"), "explicit", strict=False,
+                          **kw).value) > 0
+    # for b2 > 1 the corrected (e) is the weaker one: at L = 9, L1 = 7, b2 = 3, beta = 1e-3
+    # its left side is 1.348 <= 9, the paper's 9 * 1.348 = 12.1 > 9
+    ok = dict(kw, L=9.0, L1=7.0, b2=3.0, beta=0.001)
+    assert float(evaluate(get("scott2024.theorem3_1"), "corrected", **ok).value) > 0
+    with pytest.raises(HypothesisError, match=r"\(e\) c \(27 L1\^2 b2\^2"):
+        evaluate(get("scott2024.theorem3_1"), "explicit", strict=False, **ok)
 
 
 def test_lemmas_by_hand():
@@ -149,9 +233,14 @@ def test_solve_for_T_and_n_on_every_form():
         C_T = dict(C)
         for t, ok in ((T, True), (T - 1, False)):
             C["T"] = t
-            assert (theorem31_by_hand(form) <= target) is ok, (form, t)
+            beta = 2 * math.sqrt(C["c"]) / (C["k"] * math.sqrt(t))
+            # the rederived form also needs the derivation's step conditions at beta*
+            valid = form != "rederived" or step_conditions_by_hand(beta, "paper")
+            assert (theorem31_by_hand(form) <= target and valid) is ok, (form, t)
         C.clear()
         C.update(C_T)
+        if form == "rederived":  # the conditions, not the target, set T here
+            assert T == smallest_T_by_hand("paper")
     n = int(solve(get("scott2024.theorem3_2"), "n", 0.9, "printed",
                   **{k: v for k, v in T32.items() if k != "n"}).value)
     args = (0.27, 3.0, 2.0, 0.1, 0.2, 0.5, 1.4)
@@ -209,3 +298,56 @@ def test_numpy_inputs_broadcast():
     kw = {k: v for k, v in C.items() if k != "T"}
     got = evaluate(get("scott2024.theorem3_1"), "printed", **kw, T=Ts).value
     assert np.all(np.diff(got) < 0)
+
+
+def test_instance_relations_of_the_paper():
+    """c <= n (Lemma C.2), er^ <= M (loss in [0, M]), K >= log(8mn) (KL >= 0, delta <= 1)
+    and a Spearman correlation in [-1, 1]: declared once, refused with their reason."""
+    import sympy as sp
+
+    from pflbounds.symbolic.catalog import instance_relations
+
+    own = {sp.sstr(r.relation) for r in instance_relations("scott2024")
+           if r.paper == "scott2024"}
+    assert own == {"c <= n", "er_hat <= M", "Kc >= log(8*m*n)", "rho_0 >= -1", "rho_0 <= 1"}
+    assert float(evaluate(get("scott2024.lemmaC2_45"), "printed", c=4, n=4, Vsum=2.0,
+                          a_max=0.5).value) == pytest.approx(4 / 4 * 2 + 16 * 0.25)
+    for rid in ("lemmaC2", "lemmaC2_45"):
+        with pytest.raises(InputError, match="c=5 > n=4: the c clients of a round"):
+            evaluate(get(f"scott2024.{rid}"), "printed", strict=False, c=5, n=4, Vsum=1.0,
+                     a_max=1.0)
+    kw = dict(er_hat=0.2, M=1.0, KLmeta=4.0, KLsum=12.0, n=50, m=30, delta=0.1)
+    with pytest.raises(InputError, match=r"er_hat=1.5 > M=1: the loss takes values in \[0, M\]"):
+        evaluate(get("scott2024.theoremB1"), "printed", **dict(kw, er_hat=1.5))
+    assert float(evaluate(get("scott2024.theoremB1"), "printed", **dict(kw, er_hat=1.0,
+                                                                      M=1.0)).value) > 1
+    # K = sum KL + log(8mn/delta) >= log(8 * 30 * 50) = 9.39
+    with pytest.raises(InputError, match=r"K >= log\(8mn\).*Kc=9, m=30, n=50"):
+        evaluate(get("scott2024.theoremB1_lambda_star"), "printed", Kc=9.0, m=30, n=50)
+    with pytest.raises(InputError, match=r"rho_0=-1.01"):
+        evaluate(get("scott2024.fig3"), "printed", rho_0=-1.01)
+
+
+def test_gamma_needs_lambda_in_its_range_and_gamma_star_the_non_trivial_case():
+    g = get("scott2024.theoremB1_gamma")
+    m, n, K = 20, 10, 10.0
+    # Gamma is the Part I bound for lambda in (1, 4mn) = (1, 800)
+    assert float(evaluate(g, "printed", Kc=K, lam_pb=799.0, m=m, n=n).value) == \
+        pytest.approx(K / 798 + 799 / 1600, rel=1e-12)
+    for lam, cond in ((800.0, "lambda < 4mn"), (1.0, "lambda > 1"), (0.5, "lambda > 1")):
+        with pytest.raises(HypothesisError, match=cond):
+            evaluate(g, "printed", Kc=K, lam_pb=lam, m=m, n=n)
+    gs = get("scott2024.theoremB1_gamma_star")
+    # K + 1 < 2mn: the printed sqrt((K + 1)/(2mn)) bounds the exact sqrt(K/(2mn)) + 1/(8mn)
+    exact = float(evaluate(gs, "explicit", Kc=K, m=m, n=n).value)
+    printed = float(evaluate(gs, "printed", Kc=K, m=m, n=n).value)
+    assert exact <= printed
+    # K = 1000, m = n = 1: lambda* = 90.4 >= 4mn, and sqrt(1001/2) = 22.37 < 22.49
+    assert math.sqrt(1001 / 2) < math.sqrt(1000 / 2) + 1 / 8
+    for form in ("explicit", "printed"):
+        with pytest.raises(HypothesisError, match=r"lambda\* < 4mn"):
+            evaluate(gs, form, Kc=1000.0, m=1, n=1)
+    # lambda* < 4mn but K + 1 >= 2mn: only the printed form refuses (K = 399 at mn = 200)
+    assert float(evaluate(gs, "explicit", Kc=399.0, m=m, n=n).value) > 0
+    with pytest.raises(HypothesisError, match=r"K \+ 1 < 2mn"):
+        evaluate(gs, "printed", Kc=399.0, m=m, n=n)

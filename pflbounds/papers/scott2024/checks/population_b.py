@@ -282,7 +282,7 @@ CHECKS = [
     Check(
         "scott2024.P8_planted", "Planted claim: er <= emp (no complexity terms)",
         CheckKind.HOLDS_WITH_PROBABILITY, Verdict.VIOLATED, simulate_planted, grid=(_B,),
-        delta=0.05,
+        delta=0.05, role="control",
         description="The same draws against the empirical term alone: the descriptor is "
                     "computed on the very samples it is scored on, so emp is optimistic and "
                     "the claim fails in (nearly) every draw.", **_quick(_PROB)),
