@@ -13,12 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pflbounds.shown import shown
+
 if TYPE_CHECKING:
     import numpy as np
 
 EXIT_BAD_INPUT = 2
 EXIT_UNEXPECTED = 1
 MATRIX_INPUTS = ("b", "Lambda")
+MAX_ENTRY = 1e100
+"""The largest magnitude of a matrix or per-client entry (squares and sums of squares of
+N^2 of them stay within double precision)."""
 VECTOR_INPUTS = ("sigma2",)
 """Names that may hold one value per agent (a comma list or a .csv/.npy file), accepted by a
 result whose per-agent derivations read them (philippenko2025's sigma_k^2)."""
@@ -64,9 +69,7 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
         raise CliError(f"{what}: expected a .npy or .csv file")
     try:
         if p.suffix == ".npy":
-            with p.open("rb") as fh:
-                if fh.read(6) != b"\x93NUMPY":
-                    raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+            _check_npy(p, what, 2)
             m = np.load(p, allow_pickle=False)
         else:
             m = _read_csv(p, what)
@@ -83,11 +86,49 @@ def load_matrix(path: str, name: str = "matrix") -> np.ndarray:
     m = m.astype(float)
     if m.ndim != 2 or m.shape[0] != m.shape[1] or m.size == 0:
         raise CliError(f"{what} has shape {m.shape}; expected an N x N matrix")
+    _check_clients(what, m.shape[0])
     bad = np.argwhere(~np.isfinite(m))
     if bad.size:
         i, j = bad[0]
         raise CliError(f"{what}: entry ({i}, {j}) is {m[i, j]}; expected finite numbers")
+    big = np.argwhere(np.abs(m) > MAX_ENTRY)
+    if big.size:
+        i, j = big[0]
+        raise CliError(f"{what}: entry ({i}, {j}) is {shown(m[i, j])}; expected numbers of "
+                       f"magnitude at most {MAX_ENTRY:g} (the formulas square and sum them); "
+                       "rescale the units")
     return m
+
+
+def _check_clients(what: str, n: int) -> None:
+    from pflbounds.limits import MAX_CLIENTS
+
+    if n > MAX_CLIENTS:
+        raise CliError(f"{what} has {n} clients: at most {MAX_CLIENTS}")
+
+
+def _check_npy(p: Path, what: str, ndim: int) -> None:
+    """A .npy file by its header, before its data is read: numpy's format, and not more
+    than MAX_CLIENTS clients along any of its axes."""
+    import numpy as np
+
+    from pflbounds.limits import MAX_CLIENTS
+
+    with p.open("rb") as fh:
+        if fh.read(6) != b"\x93NUMPY":
+            raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+        fh.seek(0)
+        try:
+            read = {(1, 0): np.lib.format.read_array_header_1_0,
+                    (2, 0): np.lib.format.read_array_header_2_0}.get(
+                np.lib.format.read_magic(fh))
+            if read is None:
+                return  # a later format: np.load reads or names it
+            shape = read(fh)[0]
+        except (ValueError, OSError, EOFError, SyntaxError):
+            return  # np.load names the damage
+    if len(shape) == ndim and any(s > MAX_CLIENTS for s in shape):
+        _check_clients(what + f" (shape {tuple(shape)})", max(shape))
 
 
 def _read_csv(p: Path, what: str) -> np.ndarray:
@@ -95,6 +136,14 @@ def _read_csv(p: Path, what: str) -> np.ndarray:
     ragged files are named as such."""
     import numpy as np
 
+    from pflbounds.limits import MAX_CSV_BYTES
+
+    try:
+        if p.stat().st_size > MAX_CSV_BYTES:
+            raise CliError(f"{what} is larger than {MAX_CSV_BYTES // 10**6} MB; write a large "
+                           "matrix as .npy (numpy.save)")
+    except OSError as e:
+        raise CliError(f"{what} could not be read: {e.strerror or e}") from None
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -134,9 +183,7 @@ def load_vector(text: str, name: str) -> np.ndarray:
             raise CliError(f"{what} does not exist" if not p.exists() else
                            f"{what} is a directory; expected a .npy or .csv file")
         if p.suffix == ".npy":
-            with p.open("rb") as fh:
-                if fh.read(6) != b"\x93NUMPY":
-                    raise CliError(f"{what} is not a .npy file (written by numpy.save)")
+            _check_npy(p, what, 1)
             try:
                 v = np.load(p, allow_pickle=False)
             except (ValueError, OSError, EOFError) as e:
@@ -156,11 +203,12 @@ def load_vector(text: str, name: str) -> np.ndarray:
     v = np.asarray(v, dtype=float)
     if v.ndim != 1 or v.size == 0:
         raise CliError(f"{what} has shape {v.shape}; expected one number per client")
-    bad = np.flatnonzero(~np.isfinite(v) | (v <= 0))
+    _check_clients(what, v.size)
+    bad = np.flatnonzero(~np.isfinite(v) | (v <= 0) | (v > MAX_ENTRY))
     if bad.size:
         k = int(bad[0])
-        raise CliError(f"{what}: entry {k} (client {k}) is {v[k]:g}; expected a finite "
-                       "number > 0 for every client")
+        raise CliError(f"{what}: entry {k} (client {k}) is {shown(v[k])}; expected a finite "
+                       f"number > 0 and at most {MAX_ENTRY:g} for every client")
     return v
 
 
@@ -173,7 +221,7 @@ def check_vector_inputs(values: dict[str, Any], results: Sequence[Any], what: st
         if np.ndim(values.get(n, 0.0)) == 0:
             continue
         if not any(dv.per_agent and n in dv.uses for r in results for dv in r.derivations):
-            raise CliError(f"{n}={','.join(f'{x:g}' for x in values[n])}: {what} reads {n} as "
+            raise CliError(f"{n}={','.join(shown(x) for x in values[n])}: {what} reads {n} as "
                            "one number, not one per client (a per-client vector is read by "
                            "results that derive per-client values from it, with their matrix)")
 
@@ -395,12 +443,11 @@ def _fmt_value(v: Any) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
     if isinstance(v, float):
-        return f"{v:.6g}"
+        return f"{v + 0.0:.6g}"  # -0.0 + 0.0 is 0.0: no "-0"
     return str(v)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    import numpy as np
 
     from pflbounds.symbolic import evaluate
 
@@ -408,7 +455,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     form = _form_name(r, args.form, args.part)
     values, matrices = parse_inputs(args.inputs)
     check_vector_inputs(values, [r], r.id)
-    ev = evaluate(r, form, matrices=matrices, **values)
+    ev = evaluate(r, form, matrices=matrices, finite=True, **values)
     if args.part is not None:  # the value of that part only
         ev.value = ev.value[args.part]
     if args.elasticities:
@@ -421,12 +468,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
             _print_json(doc)
             return 0
         _print_evaluation(ev, args)
-        print("  elasticities d log(value) / d log(input):")
-        for n, e in sorted(el.items(), key=lambda t: -float(np.max(np.abs(t[1])))):
+        print("  elasticities d log(value) / d log(input):" + ("" if el else " none (it takes "
+                                                                   "no inputs)"))
+        for n, e in sorted(el.items(), key=lambda t: -_largest(t[1])):
             print(f"    {n:<10} {_fmt_value(_jsonable(e))}")
         return 0
     _print_evaluation(ev, args)
     return 0
+
+
+def _largest(e: Any) -> float:
+    """The largest |elasticity| of an entry (numbers, or reasons where undefined: -1)."""
+    import numpy as np
+
+    nums = [abs(float(x)) for x in np.ravel(np.asarray(e, dtype=object))
+            if not isinstance(x, str)]
+    return max(nums, default=-1.0)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -532,6 +589,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     except KeyError as e:
         ids = [c.id for c in registry.all_checks()]
         raise CliError(_with_paper_hint(str(e.args[0]), "check id", args.check_id, ids)) from None
+    if args.replicas is not None and not check.deterministic:
+        from pflbounds.limits import LimitError, check_replicas
+
+        try:
+            check_replicas("--replicas", args.replicas, len(check.grid_for(args.quick)),
+                           check.block_size)
+        except LimitError as e:
+            raise CliError(str(e)) from None
     _, outcome = _sweep(args, lambda **kw: run_check(
         check, replicas=args.replicas, quick=args.quick, base_seed=args.seed, jobs=args.jobs,
         **kw))
@@ -564,14 +629,15 @@ def _available_suites() -> str:
 def _results_not_suite(p: Path) -> CliError:
     """The error for a results folder (or its ``outcomes.json``) given where a suite belongs;
     a truncated or unreadable ``outcomes.json`` is named as such."""
-    from pflbounds.running.results import OUTCOMES_FILE
+    from pflbounds.running.results import OUTCOMES_FILE, ResultsError, load_outcomes
 
     f = p / OUTCOMES_FILE if p.is_dir() else p
     try:
-        json.loads(f.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        return CliError(f"{f} is truncated or not valid JSON ({e}); rerun pflbounds validate "
-                        "to write it again")
+        load_outcomes(f)
+    except ResultsError as e:
+        return CliError(f"{e}; rerun pflbounds validate to write it again")
+    except OSError as e:
+        return CliError(f"{f} cannot be read ({e.strerror or e})")
     return CliError(f"{str(p)!r} holds results written by validate, not a suite; "
                     f"`pflbounds report {p}` writes their report; {_available_suites()}")
 
@@ -646,8 +712,10 @@ def _progress_mode(args: argparse.Namespace) -> str:
 def _run_stats_line(stats, cache) -> str:
     where = f"task cache {cache.root}" if cache is not None else "no task cache"
     failed = f", {stats.failed} failed" if stats.failed else ""
+    warned = (f", {stats.warned} with numerical warnings (recorded with the task)"
+              if stats.warned else "")
     return (f"{stats.tasks} tasks: {stats.cached} from the cache, {stats.computed} computed"
-            f"{failed} in {stats.seconds:.1f} s ({where})")
+            f"{failed}{warned} in {stats.seconds:.1f} s ({where})")
 
 
 def _sweep(args: argparse.Namespace, run):
@@ -672,8 +740,8 @@ def _sweep(args: argparse.Namespace, run):
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from pflbounds.running.atomic import OutputError, check_folder
-    from pflbounds.running.results import RESULT_FILES, save_outcomes
+    from pflbounds.running.atomic import OutputError
+    from pflbounds.running.results import check_results_folder, save_outcomes
     from pflbounds.running.suite import sweep_suite
 
     suite = _load_suite_file(_suite_path(args.suite))
@@ -682,7 +750,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("reports") / suite.name
     label = "--out " if args.out else "results folder "
     try:  # before the run: a bad place fails now, not after hours of work
-        check_folder(out, RESULT_FILES, parents=not args.out)
+        check_results_folder(out, parents=not args.out)
     except OutputError as e:
         raise CliError(f"{label}{e}") from None
     multiplicity = "per-check" if args.per_check else "holm"
@@ -704,7 +772,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                      "outcomes": [o.to_dict() for o in outcomes],
                      "unexpected": [o.check_id for o in bad],
                      "tasks": {"total": st.tasks, "cached": st.cached, "computed": st.computed,
-                               "failed": st.failed, "seconds": st.seconds},
+                               "failed": st.failed, "warned": st.warned,
+                               "seconds": st.seconds},
                      "cache": None if cache is None else str(cache.root)})
     else:
         _print_outcomes(outcomes)
@@ -736,13 +805,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     if args.action == "clear":
         n, size = cache.clear(args.check, stale if args.stale else None)
         sn, ssize = (0, 0) if args.check else shared.clear(cache.root, stale_only=args.stale)
+        kept = cache.foreign()
         if args.json:
             _print_json({"path": str(cache.root), "removed": n, "bytes": size,
-                         "shared_removed": sn, "shared_bytes": ssize})
+                         "shared_removed": sn, "shared_bytes": ssize, "kept": kept})
         else:
             also = f" and {sn} shared computations ({_fmt_bytes(ssize)})" if sn else ""
+            left = (f"; left the files pflbounds did not write: {', '.join(kept)}"
+                    + (" …" if len(kept) >= 5 else "")) if kept else ""
             print(f"removed {n} tasks ({_fmt_bytes(size)}){also} from the task cache "
-                  f"{cache.root}")
+                  f"{cache.root}{left}")
         return 0
     info = cache.info()
     sinfo = shared.info(cache.root)
@@ -784,7 +856,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Write the PDF report of a suite (run first) or of a results folder. Every problem with
     the source or the output is one line (exit 2), checked before any work; Ctrl-C leaves the
     previous report as it was (exit 130)."""
-    from pflbounds.reporting.assemble import load_outcome_papers
+    from pflbounds.reporting.assemble import (
+        UnknownPaperError,
+        check_outcome_papers,
+        load_outcome_papers,
+    )
 
     out = None
     try:
@@ -795,6 +871,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             # the papers the outcomes come from (all of them for an audit chapter), so
             # that a broken one is named before any work
             load_outcome_papers([] if args.audit else outcomes)
+            try:
+                check_outcome_papers(outcomes)
+            except UnknownPaperError as e:
+                raise CliError(f"results folder {str(results)!r}: {e}") from None
         else:
             load_outcome_papers([])  # a suite to run: every paper, as validate loads them
             suite = _load_suite_file(_suite_path(src))
@@ -834,7 +914,7 @@ def _report_name(src: str) -> str:
 
 def _report_results(src: Path) -> list:
     """The outcomes of a results folder; an empty, partial or damaged folder is one line."""
-    from pflbounds.running.results import OUTCOMES_FILE, load_outcomes
+    from pflbounds.running.results import OUTCOMES_FILE, ResultsError, load_outcomes
 
     f = src if src.name == OUTCOMES_FILE else src / OUTCOMES_FILE
     folder = f.parent
@@ -848,15 +928,15 @@ def _report_results(src: Path) -> list:
             " …" if len(present) > 5 else "") + f" but no {OUTCOMES_FILE} (a partial folder)"
         raise CliError(f"results folder {str(folder)!r} {what}; write it with `pflbounds "
                        f"validate SUITE --out {folder}`, or give a suite: {_available_suites()}")
+    if f.is_dir():
+        raise CliError(f"{f} is a folder; expected the {OUTCOMES_FILE} file that pflbounds "
+                       "validate writes")
     try:
         outcomes = load_outcomes(f)
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
-        raise CliError(f"{f} is truncated or not valid JSON ({reason}); rerun pflbounds "
-                       "validate to write it again") from None
-    except (KeyError, TypeError, AttributeError) as e:
-        raise CliError(f"{f} is not a pflbounds results file (missing or bad field {e}); "
-                       "rerun pflbounds validate to write it again") from None
+    except ResultsError as e:
+        raise CliError(f"{e}; rerun pflbounds validate to write it again") from None
+    except OSError as e:
+        raise CliError(f"{f} cannot be read ({e.strerror or e})") from None
     if not outcomes:
         raise CliError(f"{f} holds no outcomes; rerun pflbounds validate to write it again")
     return outcomes
@@ -898,30 +978,31 @@ def _report_out(given: str | None, suite_name: str) -> Path:
         tempfile.TemporaryDirectory(dir=folder).cleanup()
     except OSError as e:
         raise CliError(f"{label}: cannot write in folder {folder} ({e.strerror})") from None
-    figures = folder / "figures"
-    if figures.is_dir():
-        foreign = sorted(x.name for x in figures.iterdir() if x.suffix not in (".svg", ".csv"))
-        if foreign:
-            raise CliError(f"{label}: {figures} holds other files ({', '.join(foreign[:5])}); "
-                           "the report replaces figures/ as a whole, so choose another folder")
+    from pflbounds.reporting.pdf import ReportFolderError, check_report_folder
+    from pflbounds.running.results import RESULT_FILES
+
+    try:
+        check_report_folder(out, RESULT_FILES)
+    except ReportFolderError as e:
+        raise CliError(f"{label}: {e}") from None
     return out
 
 
 def _report_check_results_folder(data_dir: Path) -> None:
-    from pflbounds.running.atomic import OutputError, check_folder
-    from pflbounds.running.results import RESULT_FILES
+    from pflbounds.running.atomic import OutputError
+    from pflbounds.running.results import check_results_folder
 
     try:
-        check_folder(data_dir, RESULT_FILES, parents=False)
+        check_results_folder(data_dir, parents=False)
     except OutputError as e:
         raise CliError(f"the results beside the report go to {e}") from None
 
 
 def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) -> int:
     from pflbounds.reporting.assemble import build_report, data_command
-    from pflbounds.reporting.pdf import write_report
+    from pflbounds.reporting.pdf import ReportFolderError, write_report
     from pflbounds.running.atomic import OutputError
-    from pflbounds.running.results import save_outcomes
+    from pflbounds.running.results import RESULT_FILES, save_outcomes
 
     data_dir = out.with_suffix("")
     if save:
@@ -941,7 +1022,9 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
     report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
                           data_command_line=made_by, detail=detail)
     try:
-        pdf = write_report(report, out)
+        pdf = write_report(report, out, RESULT_FILES)
+    except ReportFolderError as e:
+        raise CliError(f"--out {out}: {e}") from None
     except OSError as e:
         raise CliError(f"cannot write the report to {out} ({e.strerror or e}); {out} and its "
                        "figures are as they were") from None
@@ -971,17 +1054,54 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
-def _int_at_least(low: int):
+def _read_int(text: str) -> int | None:
+    """An integer typed as digits or in powers of ten (``1e6``); None when it is neither."""
+    t = text.strip()
+    if len(t) > 40:  # no size or seed needs more digits (and int() refuses 4300 of them)
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        f = float(t)
+    except ValueError:
+        return None
+    return int(f) if f == f and abs(f) != float("inf") and f == int(f) else None
+
+
+def _int_at_least(low: int, high: int | None = None, why: str = ""):
+    """An argparse type: an integer in [low, high] (``high`` None: no upper limit, used for
+    none of the sizes); beyond ``high`` the error names the limit and ``why``."""
     def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            v = None
+        v = _read_int(text)
         if v is None or v < low:
             raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}")
+        if high is not None and v > high:
+            raise argparse.ArgumentTypeError(
+                f"{text} is too large: at most {high}" + (f" ({why})" if why else ""))
         return v
 
     return parse
+
+
+def _seed_type():
+    from pflbounds.limits import MAX_SEED
+
+    return _int_at_least(0, MAX_SEED, "a seed is stored as a 64-bit integer")
+
+
+def _jobs_type():
+    from pflbounds.limits import JOBS_PER_CORE, cores, max_jobs
+
+    return _int_at_least(1, max_jobs(), f"{JOBS_PER_CORE} per core on the {cores()} cores "
+                                        "this process may use")
+
+
+def _replicas_type():
+    from pflbounds.limits import MAX_REPLICAS
+
+    return _int_at_least(1, MAX_REPLICAS, "the checks use 10^2 to 10^4")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1033,13 +1153,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("check", help="run one check")
     s.add_argument("check_id", help="a check id such as even2022.P11 (see validation/*.toml)")
-    s.add_argument("--replicas", type=_int_at_least(1),
-                   help="Monte Carlo replicas (default: the check's own)")
+    s.add_argument("--replicas", type=_replicas_type(),
+                   help="Monte Carlo replicas (default: the check's own; at most 10^7 and "
+                        "what the memory holds)")
     s.add_argument("--quick", action="store_true", help="use the check's quick grid")
-    s.add_argument("--seed", type=_int_at_least(0), default=0,
+    s.add_argument("--seed", type=_seed_type(), default=0,
                    help="base seed (default 0); the same seed gives the same numbers")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1,
-                   help="worker processes (default 1)")
+    s.add_argument("--jobs", type=_jobs_type(), default=1,
+                   help="worker processes (default 1; at most 4 per core)")
     _add_run_options(s)
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_check)
@@ -1047,8 +1168,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("validate", help="run a validation suite")
     s.add_argument("suite", nargs="?", metavar="SUITE",
                    help="a suite name (quick, even2022) or a suite file (.toml); default quick")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1,
-                   help="local worker processes, one BLAS thread each (default 1)")
+    s.add_argument("--jobs", type=_jobs_type(), default=1,
+                   help="local worker processes, one BLAS thread each (default 1; at most 4 "
+                        "per core)")
     _add_run_options(s)
     s.add_argument("--out", metavar="DIR",
                    help="results folder (default reports/SUITE_NAME); its parent must exist")
@@ -1064,9 +1186,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "folder written by `pflbounds validate --out DIR`")
     s.add_argument("--out", metavar="FILE.pdf",
                    help="the PDF to write (default reports/SUITE_NAME.pdf); its folder must "
-                        "exist; the .typ source, figures/ and the results folder go beside it")
-    s.add_argument("--jobs", type=_int_at_least(1), default=1,
-                   help="worker processes when a suite is run (default 1)")
+                        "exist; the report's own folder beside it (reports/SUITE_NAME/) holds "
+                        "its .typ source, figures/ and the results")
+    s.add_argument("--jobs", type=_jobs_type(), default=1,
+                   help="worker processes when a suite is run (default 1; at most 4 per core)")
     s.add_argument("--per-check", action="store_true",
                    help="when a suite is run: correct each Monte Carlo check on its own "
                         "instead of one Holm correction over the suite")
@@ -1094,7 +1217,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from pflbounds.audit.command import add_audit_commands
 
-    add_audit_commands(sub, _int_at_least)
+    add_audit_commands(sub, _int_at_least, _jobs_type(), _seed_type())
     return p
 
 
@@ -1113,6 +1236,22 @@ def _add_run_options(s: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line. Called without ``argv`` (the ``pflbounds`` console script, ``python
+    -m pflbounds.cli``), no Python warning reaches the user, in this process or its workers:
+    pflbounds reports what matters in its own lines. Called with ``argv`` (tests, scripts),
+    the caller's warning filters apply, so that a stray warning can be caught as an error."""
+    if argv is not None:
+        return _main(argv)
+    import os
+    import warnings
+
+    os.environ["PYTHONWARNINGS"] = "ignore"  # worker processes started from here
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _main(None)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -1153,6 +1292,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except PaperLoadError as e:  # a broken paper package: name it, never hide it
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError as e:  # sizes the limits could not foresee (inputs read by a paper)
+        what = f" ({e})" if str(e) else ""
+        print(f"pflbounds {args.command}: error: not enough memory for these inputs{what}; "
+              "use smaller sizes", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

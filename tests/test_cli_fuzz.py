@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
-
-from pflbounds.cli import main
+from cli_fuzz_helpers import assert_one_line_errors
 
 LEMMA6 = ["eta=0.1", "mu=1", "L=2", "sigma2=1", "T=10", "Delta0=1"]
 THM2 = ["eta=0.1", "mu=1", "L=2", "sigma2=0.5", "K=20", "Delta0=1", "V=0.4", "B=0.05"]
@@ -298,41 +296,12 @@ def _cases(d: Path) -> list[tuple[list[str], str]]:
     return c
 
 
-def _run(argv: list[str], capsys) -> tuple[int, str, str, list]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err, caught
-
-
 def test_at_least_150_bad_inputs(files):
     assert len(_cases(files)) >= 150
 
 
 def test_every_bad_input_is_one_line_exit_2(files, capsys):
-    failures = []
-    for argv, piece in _cases(files):
-        code, out, err, caught = _run(argv, capsys)
-        lines = err.splitlines()
-        problems = []
-        if code != 2:
-            problems.append(f"exit {code}")
-        if len(lines) != 1:
-            problems.append(f"{len(lines)} lines on stderr")
-        if "Traceback" in err:
-            problems.append("traceback")
-        if out:
-            problems.append(f"stdout {out[:60]!r}")
-        if caught:
-            problems.append(f"warning {caught[0].message}")
-        if lines and not lines[0].startswith("pflbounds"):
-            problems.append("line does not start with the program name")
-        if piece not in err:
-            problems.append(f"{piece!r} not in the message")
-        if problems:
-            failures.append(f"{argv}: {'; '.join(problems)}: {err.strip()[:300]}")
-    assert not failures, "\n".join(failures)
+    assert_one_line_errors(_cases(files), capsys)
 
 
 @pytest.mark.parametrize("argv, piece", [

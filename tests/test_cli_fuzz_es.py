@@ -10,7 +10,8 @@ of ``test_cli_fuzz``.
 
 from __future__ import annotations
 
-from test_cli_fuzz import _run, _with, _without
+from cli_fuzz_helpers import run_cli as _run
+from test_cli_fuzz import _with, _without
 
 # ---------------------------------------------------------------------------- erickson2025
 PROP34 = ["L_X=1", "W1=0.5", "gamma=2"]

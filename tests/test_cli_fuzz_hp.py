@@ -12,7 +12,8 @@ no traceback, no warning and nothing on stdout (the helper of tests/test_cli_fuz
 from __future__ import annotations
 
 import pytest
-from test_cli_fuzz import _run, _with, _without
+from cli_fuzz_helpers import run_cli as _run
+from test_cli_fuzz import _with, _without
 
 # hanzely2023: admissible points of each result (every case below breaks one thing)
 T1 = ["B=4", "Lb=1", "Lw=1", "M=10", "eps=0.01", "mu=0.1", "sigma2=1", "tau=2", "zeta2=0.1"]

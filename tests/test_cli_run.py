@@ -54,11 +54,11 @@ def test_validate_then_report(tmp_path, suite, capsys):
     pdf.parent.mkdir()
     assert main(["report", str(out), "--out", str(pdf)]) == 0
     assert pdf.read_bytes()[:5] == b"%PDF-"
-    typ = (tmp_path / "rep" / "mini.typ").read_text()
+    typ = (tmp_path / "rep" / "mini" / "mini.typ").read_text()
     for needle in ("even2022.P11", "VIOLATED", "HOLDS", "even2022.erratum13",
                    "even2022.theorem3"):
         assert needle in typ
-    csvs = list((tmp_path / "rep" / "figures").glob("even2022.P11-*.csv"))
+    csvs = list((tmp_path / "rep" / "mini" / "figures").glob("even2022.P11-*.csv"))
     assert csvs and "measured" in csvs[0].read_text()
 
     from pflbounds.reporting.pdf import render_pages_png
@@ -122,4 +122,4 @@ def test_report_runs_a_suite_file(tmp_path, suite, capsys):
     assert pdf.read_bytes()[:5] == b"%PDF-"
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    assert "even2022.P11" in (tmp_path / "mini.typ").read_text()
+    assert "even2022.P11" in (tmp_path / "mini" / "mini.typ").read_text()

@@ -33,11 +33,33 @@ def _int_list(text: str, what: str) -> list[int]:
     return out
 
 
+def _horizons(text: str) -> list[int]:
+    """``--horizons``: iteration counts, each at most MAX_HORIZON, at most MAX_HORIZONS."""
+    from pflbounds.limits import MAX_HORIZON, MAX_HORIZONS
+
+    ks = _int_list(text, "--horizons")
+    if len(ks) > MAX_HORIZONS:
+        raise _error(f"--horizons lists {len(ks)} iteration counts: at most {MAX_HORIZONS}")
+    big = [k for k in ks if k > MAX_HORIZON]
+    if big:
+        raise _error(f"--horizons {big[0]} is too large: at most K = {MAX_HORIZON} (the "
+                     "PEPit problem grows as K^2)")
+    return ks
+
+
 def _folder(out: str | None) -> Path:
-    """The audit folder, checked before any work: a file there is an error."""
+    """The audit folder, checked before any work as ``validate`` checks its own: a folder
+    that can be written (the default is created; a given one's parent must exist)."""
+    from pflbounds.running.atomic import OutputError, check_files_folder
+
     folder = Path(out) if out else AUDIT_DIR
+    label = "--out " if out else "audit folder "
     if folder.exists() and not folder.is_dir():
-        raise _error(f"--out {str(folder)!r} is a file; expected a folder for the audit files")
+        raise _error(f"{label}{str(folder)!r} is a file; expected a folder for the audit files")
+    try:
+        check_files_folder(folder, parents=not out)
+    except OutputError as e:
+        raise _error(f"{label}{e}") from None
     return folder
 
 
@@ -45,9 +67,13 @@ def _write(out: str | None, name: str, doc: dict[str, Any]) -> Path:
     from pflbounds.running.atomic import atomic_write
 
     folder = _folder(out)
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
-    atomic_write(path, json.dumps(doc, indent=1, default=str))
+    try:
+        folder.mkdir(exist_ok=True)
+        atomic_write(path, json.dumps(doc, indent=1, default=str))
+    except OSError as e:
+        raise _error(f"cannot write {path} ({e.strerror or e}); the audit ran but its file "
+                     "was not written") from None
     return path
 
 
@@ -118,8 +144,8 @@ def cmd_tightness(args: argparse.Namespace) -> int:
     if not cases:
         raise _error(f"paper {paper} declares no tightness case (TIGHTNESS in its audit "
                      "module)")
-    horizons = _int_list(args.horizons, "--horizons") if args.horizons else None
     folder = _folder(args.out)
+    horizons = _horizons(args.horizons) if args.horizons else None
     audit = audit_tightness(paper, cases, cache_path=folder / "pepit-cache.json",
                             horizons=horizons)
     doc = audit.to_dict()
@@ -139,6 +165,11 @@ def cmd_false_alarms(args: argparse.Namespace) -> int:
         suite = load_suite(path)
     except (SuiteError, KeyError) as e:
         raise _error(str(e.args[0] if e.args else e)) from None
+    from pflbounds.limits import MAX_SEED
+
+    if args.first_seed + args.seeds - 1 > MAX_SEED:
+        raise _error(f"--first-seed {args.first_seed} with --seeds {args.seeds} goes past the "
+                     f"largest seed {MAX_SEED}")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     try:
         fa = false_alarms(suite, seeds, jobs=args.jobs, progress=not args.json)
@@ -150,8 +181,11 @@ def cmd_false_alarms(args: argparse.Namespace) -> int:
     return 0 if fa.within else EXIT_FINDING
 
 
-def add_audit_commands(sub: Any, int_at_least: Any) -> None:
-    """Add ``audit mutants|tightness|false-alarms`` to the command line's subparsers."""
+def add_audit_commands(sub: Any, int_at_least: Any, jobs: Any, seed: Any) -> None:
+    """Add ``audit mutants|tightness|false-alarms`` to the command line's subparsers;
+    ``int_at_least(low, high, why)``, ``jobs`` and ``seed`` are the command line's integer
+    types (:mod:`pflbounds.limits`)."""
+    from pflbounds.limits import MAX_RUNS
     s = sub.add_parser("audit", help="how much to trust a verdict: checker power (mutants), "
                                      "false alarms, tightness against PEPit")
     a = s.add_subparsers(dest="audit_command", required=True, metavar="AUDIT")
@@ -163,10 +197,10 @@ def add_audit_commands(sub: Any, int_at_least: Any) -> None:
     m.add_argument("--paper", required=True, help="the paper whose checks to audit")
     m.add_argument("--grids", default="quick",
                    help="grids the checks run on: quick (default), full, or quick,full")
-    m.add_argument("--seed", type=int_at_least(0),
+    m.add_argument("--seed", type=seed,
                    help="base seed (default: the seed of validation/PAPER.toml, else 0)")
-    m.add_argument("--jobs", type=int_at_least(1), default=1,
-                   help="worker processes (default 1: this process)")
+    m.add_argument("--jobs", type=jobs, default=1,
+                   help="worker processes (default 1: this process; at most 4 per core)")
     m.add_argument("--only", metavar="IDS", help="only these result ids (comma-separated)")
     m.add_argument("--out", metavar="DIR", help=out_help)
     m.add_argument("--json", action="store_true", help=json_help)
@@ -183,11 +217,13 @@ def add_audit_commands(sub: Any, int_at_least: Any) -> None:
     f = a.add_parser("false-alarms", help="false VIOLATED rates of a suite's Monte Carlo "
                                           "checks of true bounds over many seeds")
     f.add_argument("suite", nargs="?", metavar="SUITE", help="a suite (default quick)")
-    f.add_argument("--seeds", type=int_at_least(1), default=200,
-                   help="number of independent runs (default 200)")
-    f.add_argument("--first-seed", type=int_at_least(0), default=0,
+    f.add_argument("--seeds", type=int_at_least(1, MAX_RUNS, "each run is a whole suite"),
+                   default=200, help=f"number of independent runs (default 200, at most "
+                                     f"{MAX_RUNS})")
+    f.add_argument("--first-seed", type=seed, default=0,
                    help="the first base seed (default 0)")
-    f.add_argument("--jobs", type=int_at_least(1), default=1, help="worker processes")
+    f.add_argument("--jobs", type=jobs, default=1,
+                   help="worker processes (at most 4 per core)")
     f.add_argument("--out", metavar="DIR", help=out_help)
     f.add_argument("--json", action="store_true", help=json_help)
     f.set_defaults(func=cmd_false_alarms)

@@ -23,6 +23,8 @@ from functools import lru_cache
 import cvxpy as cp
 import numpy as np
 
+from pflbounds.problems.conic import solve_clarabel
+
 
 def pair_index(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Rows ``(i, j)`` of the n(n-1)/2 pairs i < j, in ``np.triu_indices`` order."""
@@ -118,12 +120,12 @@ class PairwiseConstraintSet:
                 status.append("feasible input")
                 continue
             Zp.value = Zs[k]
-            prob.solve(solver=cp.CLARABEL, tol_gap_abs=self.tol, tol_gap_rel=self.tol,
-                       tol_feas=self.tol)
+            solved = solve_clarabel(prob, tol_gap_abs=self.tol, tol_gap_rel=self.tol,
+                                    tol_feas=self.tol)
             if th.value is None:
-                raise RuntimeError(f"projection failed: solver status {prob.status}")
+                raise RuntimeError(f"projection failed: solver status {solved}")
             out[k] = th.value
-            status.append(str(prob.status))
+            status.append(solved)
         viol = self.violation(out)
         return Projection(out[0] if single else out, viol[0] if single else viol,
                           tuple(status))
@@ -182,12 +184,11 @@ def quadratic_optimum(H: np.ndarray, b: np.ndarray, r: np.ndarray,
     i, j = pair_index(n)
     cons = [cp.norm(th[i] - th[j], 2, axis=1) <= r] if i.size else []
     prob = cp.Problem(cp.Minimize(obj), cons)
-    prob.solve(solver=cp.CLARABEL, tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
+    solved = solve_clarabel(prob, tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
     if th.value is None:
-        raise RuntimeError(f"the constrained optimum failed: solver status {prob.status}")
+        raise RuntimeError(f"the constrained optimum failed: solver status {solved}")
     raw = np.asarray(th.value)
     theta = shrink_to_feasible(raw, r)
     Ht = np.einsum("nij,nj->ni", H, theta)
     value = float((w * (0.5 * (theta * Ht).sum(-1) - (b * theta).sum(-1))).sum())
-    return ConstrainedOptimum(theta, raw, float(max_violation(raw, r)), value,
-                              str(prob.status))
+    return ConstrainedOptimum(theta, raw, float(max_violation(raw, r)), value, solved)

@@ -118,6 +118,8 @@ def nuclear_lower_bound(X: np.ndarray, Y: np.ndarray, psibar: np.ndarray, lam_h:
     returns (value minus the solver's duality-gap estimate, that estimate)."""
     import cvxpy as cp
 
+    from pflbounds.problems.conic import solve_clarabel
+
     n, m, p = X.shape
     K = np.einsum("ima,ib->imab", X, psibar).reshape(n * m, p * p)  # x^T M psibar
     M = cp.Variable((p, p))
@@ -128,9 +130,9 @@ def nuclear_lower_bound(X: np.ndarray, Y: np.ndarray, psibar: np.ndarray, lam_h:
     if lam_h and lam_v:
         obj = obj + 2 * np.sqrt(lam_h * lam_v) * cp.normNuc(M)
     prob = cp.Problem(cp.Minimize(obj))
-    prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
-    if prob.status != "optimal":
-        raise RuntimeError(f"nuclear-norm program: solver status {prob.status}")
+    status = solve_clarabel(prob, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    if status != "optimal":
+        raise RuntimeError(f"nuclear-norm program: solver status {status}")
     stats = prob.solver_stats.extra_stats
     gap = abs(float(getattr(stats, "gap_abs", 0.0) or 0.0)) if stats is not None else 0.0
     gap = max(gap, 1e-9 * abs(prob.value))

@@ -383,6 +383,24 @@ def _citation(info: dict[str, str]) -> str:
     return info.get("citation", "")
 
 
+class UnknownPaperError(ValueError):
+    """An outcome of a paper that is not in the catalog: its report would have no paper
+    section to put it in (the message names the paper and the outcome's check id)."""
+
+
+def check_outcome_papers(outcomes: Sequence[Any]) -> None:
+    """Raise :class:`UnknownPaperError` for the first outcome whose paper (the prefix of its
+    check id) is not a loaded paper of the catalog (load them first,
+    :func:`load_outcome_papers`)."""
+    papers = catalog.loaded_papers()
+    for o in outcomes:
+        paper = o.check_id.split(".", 1)[0]
+        if paper not in papers:
+            raise UnknownPaperError(
+                f"outcome {o.check_id!r} is of paper {paper!r}, which is not in the catalog "
+                f"(papers: {', '.join(papers)}); a report covers the catalog's papers only")
+
+
 def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
                  title: str | None = None, audit: Any = None,
                  data_command_line: str = "", detail: str = "quick") -> Report:
@@ -398,6 +416,7 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
     if detail not in ("quick", "full"):
         raise ValueError(f"detail must be 'quick' or 'full', got {detail!r}")
     load_outcome_papers([] if audit is not None else outcomes)
+    check_outcome_papers(outcomes)
     outcomes = sorted(outcomes, key=lambda o: check_order(o.check_id))
     by_check = {o.check_id: o for o in outcomes}
     papers = catalog.loaded_papers()

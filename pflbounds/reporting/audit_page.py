@@ -46,14 +46,39 @@ class AuditPage:
         return bool(self.mutants or self.tightness or self.false_alarms)
 
 
+MAX_BYTES = 100_000_000
+"""The largest audit file read (the audits write a few hundred kB)."""
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
+        if path.stat().st_size > MAX_BYTES:
+            raise ValueError(f"larger than {MAX_BYTES // 10**6} MB")
         doc = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError(f"audit file {path} cannot be read (it nests too deeply); run the "
+                         "audit again") from None
     except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise ValueError(f"audit file {path} cannot be read ({e}); run the audit again") \
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise ValueError(f"audit file {path} cannot be read ({reason}); run the audit again") \
             from None
     if not isinstance(doc, dict):
         raise ValueError(f"audit file {path} does not hold an audit document")
+    return doc
+
+
+def _checked(path: Path, kind: str) -> dict[str, Any]:
+    """An audit document, read and drawn once on its own, so that a file pflbounds did not
+    write (a missing or mistyped field) is named now, not deep inside the report."""
+    doc = _read(path)
+    page = AuditPage(**{kind: [doc]})
+    try:
+        page.plots = [tightness_plot(d) for d in page.tightness]
+        audit_typst(page, {id(p): p.name for p in page.plots})
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        what = f"field {e}" if isinstance(e, KeyError) else str(e)
+        raise ValueError(f"audit file {path} is not an audit document that pflbounds wrote "
+                         f"(missing or bad {what}); run the audit again") from None
     return doc
 
 
@@ -61,13 +86,18 @@ def load_audit(folder: str | Path) -> AuditPage:
     """The audit documents found in ``folder``; ``ValueError`` naming a missing folder, a
     folder without audit files, or an unreadable file."""
     folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"audit folder {str(folder)!r} is a file; expected the folder that "
+                         "`pflbounds audit mutants|tightness|false-alarms` writes (default "
+                         "reports/audit)")
     if not folder.is_dir():
         raise ValueError(f"audit folder {str(folder)!r} does not exist; `pflbounds audit "
                          "mutants|tightness|false-alarms` writes it (default reports/audit)")
     page = AuditPage(
-        mutants=[_read(p) for p in sorted(folder.glob("mutants-*.json"))],
-        tightness=[_read(p) for p in sorted(folder.glob("tightness-*.json"))],
-        false_alarms=[_read(p) for p in sorted(folder.glob("false-alarms-*.json"))],
+        mutants=[_checked(p, "mutants") for p in sorted(folder.glob("mutants-*.json"))],
+        tightness=[_checked(p, "tightness") for p in sorted(folder.glob("tightness-*.json"))],
+        false_alarms=[_checked(p, "false_alarms")
+                      for p in sorted(folder.glob("false-alarms-*.json"))],
     )
     if not page:
         raise ValueError(f"audit folder {str(folder)!r} holds no audit file (mutants-*.json, "

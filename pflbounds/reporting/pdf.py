@@ -3,11 +3,15 @@
 :func:`write_report` lays the output out as::
 
     <dir>/<name>.pdf
-    <dir>/<name>.typ          the Typst source (compile it again with ``typst compile``)
-    <dir>/figures/<stem>.svg  one per plot
-    <dir>/figures/<stem>.csv  the plotted numbers (series,x,y,lo,hi)
+    <dir>/<name>/<name>.typ          the Typst source (compile it again with ``typst compile``)
+    <dir>/<name>/figures/<stem>.svg  one per plot
+    <dir>/<name>/figures/<stem>.csv  the plotted numbers (series,x,y,lo,hi)
 
-written through a staging folder, so an interrupted run leaves the previous report intact.
+Each report owns its folder ``<dir>/<name>/`` (where the command line also puts the results
+it reports): a second report into ``<dir>`` under another name never touches the first. The
+files are written through a staging folder, so an interrupted run leaves the previous report
+intact; a folder or ``figures/`` that holds a file the report did not write is refused
+(:class:`ReportFolderError`), never emptied.
 
 :func:`render_pages_png` rasterizes the pages with Typst itself (no poppler needed).
 """
@@ -29,13 +33,59 @@ from pflbounds.reporting.model import Report
 
 __all__ = [
     "ReportCompileError",
+    "ReportFolderError",
     "ReportWarning",
+    "check_report_folder",
     "compile_typst",
     "render_pages_png",
+    "report_folder",
+    "report_source",
     "write_report",
 ]
 
 FIGURES_DIR = "figures"
+FIGURE_SUFFIXES = (".svg", ".csv")
+
+
+class ReportFolderError(ValueError):
+    """The folder of a report holds files the report did not write (the message names
+    them)."""
+
+
+def report_folder(out_pdf: Path | str) -> Path:
+    """The folder a report owns: ``reports/NAME/`` for ``reports/NAME.pdf``."""
+    return Path(out_pdf).with_suffix("")
+
+
+def report_source(out_pdf: Path | str) -> Path:
+    """The Typst source of a report: ``reports/NAME/NAME.typ`` for ``reports/NAME.pdf``."""
+    out_pdf = Path(out_pdf)
+    return report_folder(out_pdf) / f"{out_pdf.stem}.typ"
+
+
+def check_report_folder(out_pdf: Path | str, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse (:class:`ReportFolderError`) a report folder that holds anything besides the
+    report's source, ``figures/`` of SVG and CSV files, and the names in ``allowed`` (the
+    results beside it); and a file where the folder belongs."""
+    folder = report_folder(out_pdf)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise ReportFolderError(f"{folder} is a file, not a folder; the report puts its source "
+                                "and figures there, so choose another name")
+    if not folder.is_dir():
+        return
+    mine = {report_source(out_pdf).name, FIGURES_DIR, *allowed}
+    foreign = sorted(n for n in os.listdir(folder) if n not in mine)
+    figs = folder / FIGURES_DIR
+    if figs.is_symlink() or (figs.exists() and not figs.is_dir()):
+        foreign.append(FIGURES_DIR)
+    elif figs.is_dir():
+        foreign += sorted(f"{FIGURES_DIR}/{x.name}" for x in figs.iterdir()
+                          if x.suffix not in FIGURE_SUFFIXES or x.is_symlink() or x.is_dir())
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")
+        raise ReportFolderError(f"{folder} holds files the report did not write ({shown}); "
+                                "the report owns that folder (its source, figures and results), "
+                                "so choose another name or move them")
 
 
 class ReportCompileError(RuntimeError):
@@ -130,19 +180,23 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def write_report(report: Report, out_pdf: Path | str) -> Path:
-    """Write ``report`` as a PDF, with its ``.typ`` source and figures (SVG + CSV) beside it.
+def write_report(report: Report, out_pdf: Path | str, allowed: tuple[str, ...] = ()) -> Path:
+    """Write ``report`` as a PDF, with its ``.typ`` source and figures (SVG + CSV) in its
+    folder (:func:`report_folder`; ``allowed``: other names that may be there, the results).
 
     Everything is first written to a staging folder beside the PDF and compiled there; then
     ``figures/`` is swapped in whole, and the ``.typ`` and the PDF are replaced atomically. A
     run interrupted half-way (Ctrl-C, a full disk) leaves the previous report as it was, never
     a ``figures/`` mixing old and new files. Returns the path of the PDF. Raises
-    :class:`ReportCompileError` if Typst fails.
+    :class:`ReportCompileError` if Typst fails and :class:`ReportFolderError` if the folder
+    holds a file the report did not write.
     """
     out_pdf = Path(out_pdf)
     if out_pdf.suffix.lower() != ".pdf":
         raise ValueError(f"report output must end in .pdf, got {out_pdf}")
     out_dir = out_pdf.parent
+    folder = report_folder(out_pdf)
+    check_report_folder(out_pdf, allowed)
     out_dir.mkdir(parents=True, exist_ok=True)
     stems = plan_figures(report)
     plots = [p for s in report.sections for v in s.verdicts for p in v.plots]
@@ -156,15 +210,17 @@ def write_report(report: Report, out_pdf: Path | str) -> Path:
         for plot in plots:
             render_plot(plot, fig_dir / f"{stems[id(plot)]}.svg")
         source = build_document(report, stems, FIGURES_DIR)
-        typ_staged = staging / out_pdf.with_suffix(".typ").name
+        typ_staged = staging / report_source(out_pdf).name
         typ_staged.write_text(source, encoding="utf-8")
         created = report.provenance.created if report.provenance else None
         pdf_bytes = compile_typst(typ_staged, created=created)
         assert isinstance(pdf_bytes, bytes)
         if plots:
             os.chmod(fig_dir, _umask_mode(0o777))
-        _swap_dir(fig_dir if plots else None, out_dir / FIGURES_DIR)
-        _atomic_write(out_pdf.with_suffix(".typ"), source.encode("utf-8"))
+        if not folder.is_dir():
+            os.mkdir(folder, _umask_mode(0o777))
+        _swap_dir(fig_dir if plots else None, folder / FIGURES_DIR)
+        _atomic_write(report_source(out_pdf), source.encode("utf-8"))
         _atomic_write(out_pdf, pdf_bytes)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -176,6 +232,11 @@ def _swap_dir(new: Path | None, target: Path) -> None:
     folder is renamed aside first, so ``target`` never holds a mix of both."""
     old = None
     if target.exists():
+        stray = [x.name for x in target.iterdir()
+                 if x.suffix not in FIGURE_SUFFIXES or x.is_symlink() or x.is_dir()]
+        if stray:  # checked before the work too: never remove a file the report did not write
+            raise ReportFolderError(f"{target} holds files the report did not write "
+                                    f"({', '.join(sorted(stray)[:5])})")
         old = target.with_name(f".{target.name}-old-{os.getpid()}")
         shutil.rmtree(old, ignore_errors=True)
         os.replace(target, old)
@@ -191,7 +252,7 @@ def render_pages_png(pdf_or_typ: Path | str, out_dir: Path | str, ppi: float = 7
     Typst cannot read PDFs, so for ``x.pdf`` the source ``x.typ`` beside it is compiled to PNG.
     """
     src = Path(pdf_or_typ)
-    typ_path = src if src.suffix == ".typ" else src.with_suffix(".typ")
+    typ_path = src if src.suffix == ".typ" else report_source(src)
     if not typ_path.exists():
         raise FileNotFoundError(f"no Typst source {typ_path} to render pages from")
     pages = compile_typst(typ_path, fmt="png", ppi=ppi)

@@ -144,12 +144,14 @@ def clean_leftovers(target: Path) -> None:
                     p.unlink()
 
 
-def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = True) -> Path:
+def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = True,
+                 carry: Collection[str] = ()) -> Path:
     """Check that ``out`` can receive a folder of ``owned`` files, and return it resolved.
 
-    ``out`` must be a new folder or one holding only ``owned`` files (the folder is replaced as
-    a whole). Its parent is created when ``parents`` is True (else it must exist) and must be
-    writable. Raises :class:`OutputError` naming the problem.
+    ``out`` must be a new folder or one holding only ``owned`` files and the ``carry`` names
+    (the folder is replaced as a whole; ``carry`` entries are kept, see
+    :func:`replace_folder`). Its parent is created when ``parents`` is True (else it must
+    exist) and must be writable. Raises :class:`OutputError` naming the problem.
     """
     raw = Path(out)
     target = raw.resolve() if raw.is_symlink() else raw
@@ -158,7 +160,7 @@ def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = Tru
                           f"a results folder written before ({', '.join(sorted(owned))})")
     if target.is_dir():
         try:
-            foreign = sorted(set(os.listdir(target)) - set(owned))
+            foreign = sorted(set(os.listdir(target)) - set(owned) - set(carry))
         except OSError as exc:
             raise OutputError(f"{raw} cannot be read ({exc.strerror})") from None
         if foreign:
@@ -166,6 +168,12 @@ def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = Tru
             raise OutputError(
                 f"{raw} holds other files ({shown}); results replace the whole folder, so give "
                 f"a new folder or one that holds only {', '.join(sorted(owned))}")
+    _check_parent(raw, target, parents)
+    return target
+
+
+def _check_parent(raw: Path, target: Path, parents: bool) -> None:
+    """The parent of ``target`` exists (or is created when ``parents``) and can be written."""
     parent = target.parent
     if not parent.exists() and not parents:
         raise OutputError(f"{raw}: folder {parent} does not exist; create it first or choose "
@@ -179,25 +187,55 @@ def check_folder(out: str | Path, owned: Collection[str], *, parents: bool = Tru
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"{raw}: cannot create folder {parent} ({exc.strerror})") from None
+    _probe(raw, target)
+
+
+def _probe(raw: Path, target: Path) -> None:
+    """Create and remove a temporary sibling of ``target``: its folder can be written."""
     probe = _tmp_name(target, "tmp")
     try:
         os.mkdir(probe, DIR_MODE)
     except OSError as exc:
-        raise OutputError(f"{raw}: cannot write in folder {parent} ({exc.strerror})") from None
+        raise OutputError(f"{raw}: cannot write in folder {target.parent} ({exc.strerror})"
+                          ) from None
     os.rmdir(probe)
+
+
+def check_files_folder(out: str | Path, *, parents: bool = True) -> Path:
+    """Check that the folder ``out`` can receive new files written one by one (an existing
+    folder that can be written, or a new one whose parent exists, or is created when
+    ``parents``, and can be written); return it. Raises :class:`OutputError` naming the
+    problem. Unlike :func:`check_folder`, other files in the folder stay as they are."""
+    raw = Path(out)
+    target = raw.resolve() if raw.is_symlink() else raw
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{raw} is an existing file, not a folder")
+    if target.is_dir():
+        _probe(raw, target / "probe")
+    else:
+        _check_parent(raw, target, parents)
     return target
 
 
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
 def replace_folder(out: str | Path, write: Callable[[Path], None], owned: Collection[str],
-                   *, parents: bool = True) -> Path:
+                   *, parents: bool = True, carry: Collection[str] = ()) -> Path:
     """Write a folder as one set: ``write(tmp)`` fills a temporary sibling folder, which is
     flushed to disk and then takes the place of ``out`` (see the module docstring).
 
     ``owned``: the names the folder may hold (an existing folder with other files is refused,
-    see :func:`check_folder`). On any error (a full disk, a kill by a signal that Python sees)
-    ``out`` keeps its previous content and the temporary folder is removed. Returns ``out``.
+    see :func:`check_folder`). ``carry``: names that other writers put in the folder (a
+    report's source and figures beside its results); they are linked (or copied) into the new
+    set unchanged. On any error (a full disk, a kill by a signal that Python sees) ``out``
+    keeps its previous content and the temporary folder is removed. Returns ``out``.
     """
-    target = check_folder(out, owned, parents=parents)
+    target = check_folder(out, owned, parents=parents, carry=carry)
     clean_leftovers(target)
     tmp = _tmp_name(target, "tmp")
     os.mkdir(tmp, DIR_MODE)
@@ -206,6 +244,13 @@ def replace_folder(out: str | Path, write: Callable[[Path], None], owned: Collec
         extra = sorted(set(os.listdir(tmp)) - set(owned))
         if extra:
             raise RuntimeError(f"unexpected files written to a results folder: {extra}")
+        for name in carry:
+            src = target / name
+            if src.is_dir() and not src.is_symlink():
+                shutil.copytree(src, Path(tmp) / name, symlinks=True,
+                                copy_function=_link_or_copy)
+            elif src.exists() or src.is_symlink():
+                _link_or_copy(str(src), str(Path(tmp) / name))
         _fsync_tree(tmp)
         if target.is_dir() and _exchange(tmp, target):
             shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the previous set

@@ -36,12 +36,14 @@ from pflbounds.running.tasks import Task, TaskResult, plan
 
 @dataclass
 class RunStats:
-    """How a run went: tasks in total, found in the cache, computed, failed; wall seconds."""
+    """How a run went: tasks in total, found in the cache, computed, failed, that recorded
+    warnings (:func:`pflbounds.running.tasks.execute_task`); wall seconds."""
 
     tasks: int = 0
     cached: int = 0
     computed: int = 0
     failed: int = 0
+    warned: int = 0
     uncacheable: list[str] = field(default_factory=list)
     cache_errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -188,6 +190,7 @@ def execute(
                 results[i] = r
                 stats.computed += 1
                 stats.failed += 0 if r.ok else 1
+                stats.warned += 1 if r.meta.get("warnings") else 0
                 if r.ok and cache is not None and i in keys:
                     _store(cache, keys[i], r, stats)
                 bar.update(r.task, r.ok)

@@ -13,6 +13,8 @@ for outcomes read back from disk.
 
 A results folder holds ``outcomes.json``, ``results.csv``, ``results.json`` and
 ``results.parquet``, written as one set (:func:`pflbounds.running.atomic.replace_folder`).
+A report of the results may share their folder (``reports/NAME/``: its Typst source
+``NAME.typ`` and ``figures/``, :func:`report_files`); saving results again keeps them.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 from pflbounds.checking.jsonsafe import canonical_json, to_jsonable
 from pflbounds.checking.kinds import CheckKind
 from pflbounds.checking.outcome import Outcome
-from pflbounds.running.atomic import replace_folder, write_new_file
+from pflbounds.running.atomic import check_folder, replace_folder, write_new_file
 
 COLUMNS = (
     "check_id", "kind", "point", "params", "entry", "k", "measured", "lo", "hi", "bound",
@@ -45,7 +47,14 @@ CSV_FILE = "results.csv"
 TABLE_FILE = "results.json"
 PARQUET_FILE = "results.parquet"
 RESULT_FILES = (OUTCOMES_FILE, CSV_FILE, TABLE_FILE, PARQUET_FILE)
+FIGURES_DIR = "figures"
 Provenance = Mapping[tuple[str, int], Mapping[str, Any]]
+
+
+def report_files(folder: str | Path) -> tuple[str, str]:
+    """The names a report writes into the folder ``reports/NAME/`` beside its results: its
+    Typst source ``NAME.typ`` and the folder ``figures/`` (SVG and CSV)."""
+    return f"{Path(folder).name}.typ", FIGURES_DIR
 
 
 def _col(p: dict[str, Any], key: str, shape: tuple[int, ...]) -> list[float | None]:
@@ -198,6 +207,12 @@ def write_results(outcomes: Sequence[Outcome], folder: str | Path,
     return paths
 
 
+def check_results_folder(out_dir: str | Path, *, parents: bool = True) -> Path:
+    """Check, before a run, that ``out_dir`` can receive results (:func:`save_outcomes`):
+    :class:`~pflbounds.running.atomic.OutputError` naming the problem."""
+    return check_folder(out_dir, RESULT_FILES, parents=parents, carry=report_files(out_dir))
+
+
 def save_outcomes(outcomes: Sequence[Outcome], out_dir: str | Path,
                   provenance: Provenance | None = None, *,
                   parents: bool = True) -> dict[str, Path]:
@@ -208,17 +223,106 @@ def save_outcomes(outcomes: Sequence[Outcome], out_dir: str | Path,
     missing parents are created when ``parents`` is True. Returns the paths by name."""
     out = Path(out_dir)
     replace_folder(out, lambda tmp: write_results(outcomes, tmp, provenance), RESULT_FILES,
-                   parents=parents)
+                   parents=parents, carry=report_files(out))
     return {"outcomes": out / OUTCOMES_FILE, "csv": out / CSV_FILE, "table": out / TABLE_FILE,
             "parquet": out / PARQUET_FILE}
 
 
+MAX_OUTCOMES_BYTES = 2 * 10**9
+"""The largest ``outcomes.json`` read (the full suites write a few MB)."""
+MAX_DEPTH = 64
+"""The deepest nesting of ``outcomes.json`` read (the files written nest 8 levels deep)."""
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "check_id": (str,), "kind": (str,), "verdict": (str,), "expected": (str,),
+    "margin": (int, float, str, type(None)), "replicas": (int,), "seed": (int,),
+    "config": (dict,), "config_hash": (str,), "evidence": (list,), "detail": (str,),
+    "elapsed": (int, float, str), "version": (str,), "error": (str, type(None)),
+    "title": (str,), "fits": (list,), "timestamp": (str,),
+}
+_REQUIRED = ("check_id", "kind", "verdict", "expected")
+
+
+class ResultsError(ValueError):
+    """An ``outcomes.json`` that cannot be read back: truncated, not JSON, too large or too
+    deep, or not written by :func:`save_outcomes` (the message names the file, and the
+    outcome and field at fault)."""
+
+
+def _depth(doc: Any) -> int:
+    """The nesting depth of a JSON value (iterative: a deep value cannot exhaust the stack)."""
+    deepest, stack = 0, [(doc, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            deepest = max(deepest, d)
+            if d > MAX_DEPTH:
+                return d
+            stack.extend((u, d + 1) for u in v if isinstance(u, (list, dict)))
+    return deepest
+
+
+def _outcome(p: Path, n: int, d: Any) -> Outcome:
+    """Outcome ``n`` (from 1) of the file ``p``, its fields checked first."""
+    where = f"{p}: outcome {n}"
+    if not isinstance(d, dict):
+        raise ResultsError(f"{where} is {json.dumps(d)[:40]}, not a record; "
+                           "not a pflbounds results file")
+    if isinstance(d.get("check_id"), str):
+        where += f" ({d['check_id']})"
+    for key in _REQUIRED:
+        if key not in d:
+            raise ResultsError(f"{where} has no field {key!r}; not a pflbounds results file")
+    for key, types in _FIELD_TYPES.items():
+        if key in d and (not isinstance(d[key], types) or (
+                isinstance(d[key], bool) and bool not in types)):
+            want = " or ".join("null" if t is type(None) else
+                               {"str": "a string", "int": "an integer", "float": "a number",
+                                "dict": "a record", "list": "a list"}[t.__name__]
+                               for t in types)
+            raise ResultsError(f"{where}: field {key!r} is {json.dumps(d[key])[:40]}; "
+                               f"expected {want}")
+    for key in ("evidence", "fits"):
+        bad = [i for i, x in enumerate(d.get(key, []), 1) if not isinstance(x, dict)]
+        if bad:
+            raise ResultsError(f"{where}: {key} entry {bad[0]} is not a record")
+    try:
+        return Outcome.from_dict(d)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ResultsError(f"{where} has a bad value: {exc}") from None
+
+
 def load_outcomes(out_dir: str | Path) -> list[Outcome]:
-    """Read the outcomes written by :func:`save_outcomes` (a directory or the JSON file)."""
+    """Read the outcomes written by :func:`save_outcomes` (a directory or the JSON file).
+
+    Raises :class:`ResultsError` (a ``ValueError``) for a file that is truncated, not UTF-8
+    JSON, larger than :data:`MAX_OUTCOMES_BYTES`, nested deeper than :data:`MAX_DEPTH`, or not
+    a list of outcomes with fields of the right types; ``OSError`` when it cannot be read."""
     p = Path(out_dir)
     if p.is_dir():
         p = p / OUTCOMES_FILE
-    with p.open(encoding="utf-8") as fh:
-        doc = json.load(fh)
-    items = doc["outcomes"] if isinstance(doc, dict) else doc
-    return [Outcome.from_dict(d) for d in items]
+    size = p.stat().st_size
+    if size > MAX_OUTCOMES_BYTES:
+        raise ResultsError(f"{p} is {size / 1e9:.1f} GB, larger than the "
+                           f"{MAX_OUTCOMES_BYTES / 1e9:.0f} GB a results file may be")
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ResultsError(f"{p} is not text (not UTF-8); not a pflbounds results file") \
+            from None
+    try:
+        doc = json.loads(text)
+    except RecursionError:
+        raise ResultsError(f"{p} nests deeper than {MAX_DEPTH} levels; not a pflbounds "
+                           "results file") from None
+    except ValueError as exc:
+        raise ResultsError(f"{p} is truncated or not valid JSON ({exc})") from None
+    if _depth(doc) > MAX_DEPTH:
+        raise ResultsError(f"{p} nests deeper than {MAX_DEPTH} levels; not a pflbounds "
+                           "results file")
+    items = doc.get("outcomes") if isinstance(doc, dict) else doc
+    if not isinstance(items, list):
+        raise ResultsError(f"{p} is not a pflbounds results file (expected {{\"format\": "
+                           "\"pflbounds.outcomes/1\", \"outcomes\": [...]}})")
+    return [_outcome(p, n, d) for n, d in enumerate(items, 1)]

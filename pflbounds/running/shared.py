@@ -67,6 +67,7 @@ import numpy as np
 import pflbounds
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.running.atomic import atomic_write, clean_leftovers
+from pflbounds.running.cache import owned_layout, remove_empty_folders, remove_leftovers
 from pflbounds.running.fingerprint import (
     dependency_versions,
     engines_hash,
@@ -178,7 +179,7 @@ def info(root: str | Path) -> dict[str, Any]:
     are stale (:func:`is_stale`; load the papers first)."""
     out: dict[str, Any] = {"entries": 0, "bytes": 0, "compute_s": 0.0, "stale": 0}
     current: dict[str, str | None] = {}
-    for p in sorted((Path(root) / FOLDER).glob("*/*.npz")):
+    for p in _entry_files(Path(root)):
         with contextlib.suppress(OSError):
             head = header(p)
             out["bytes"] += p.stat().st_size
@@ -196,16 +197,36 @@ def clear(root: str | Path, *, stale_only: bool = False) -> tuple[int, int]:
         return 0, 0
     n = b = 0
     current: dict[str, str | None] = {}
-    for p in sorted(base.glob("*/*.npz")):
-        if stale_only and not is_stale(header(p), current):
+    for p in _entry_files(Path(root)):
+        head = header(p)
+        if head is None:
+            continue  # not an entry of this format: never removed
+        if stale_only and not is_stale(head, current):
             continue
         with contextlib.suppress(OSError):
             size = p.stat().st_size
             p.unlink()
             n, b = n + 1, b + size
     if not stale_only:
-        shutil.rmtree(base, ignore_errors=True)
+        for lock in sorted(base.glob("*/*.lock")):
+            if _owned(Path(root), lock) and lock.stat().st_size == 0:
+                with contextlib.suppress(OSError):
+                    lock.unlink()
+        remove_leftovers(base)
+        remove_empty_folders(base)
+        with contextlib.suppress(OSError):
+            base.rmdir()  # only when nothing else is left in it
     return n, b
+
+
+def _owned(root: Path, p: Path) -> bool:
+    return not p.is_symlink() and p.is_file() and owned_layout(p.relative_to(root), False)
+
+
+def _entry_files(root: Path) -> list[Path]:
+    """The entry files under ``root/shared`` named as this module names them
+    (``KK/KEY.npz``); any other file there is not counted and never removed."""
+    return [p for p in sorted((root / FOLDER).glob("*/*.npz")) if _owned(root, p)]
 
 
 # ---------------------------------------------------------------------- keys

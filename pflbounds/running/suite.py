@@ -13,11 +13,14 @@ Format::
     grid = "full"              # optional override
 
 A check selected by several entries takes the settings of the last one and keeps the
-position of the first.
+position of the first. The name names the results folder (``reports/NAME``), so it is a name:
+letters, digits, ``-``, ``_`` and ``.`` (not ``.`` or ``..``), at most 100 characters.
+A suite file is at most 1 MB of text.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,10 +30,16 @@ from typing import Any
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.outcome import Outcome
+from pflbounds.limits import MAX_REPLICAS
 from pflbounds.running.cache import TaskCache
 from pflbounds.running.executor import RunSpec, Sweep, sweep
 
 GRIDS = ("quick", "full")
+MAX_BYTES = 1_000_000
+"""The largest suite file read (a suite lists checks: a few kB)."""
+_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
+NAME_RULE = ("letters, digits, '-', '_' and '.' (not '.' or '..'), at most 100 characters; "
+             "it names the results folder reports/NAME")
 _TOP_KEYS = {"name", "description", "seed", "grid", "checks"}
 _ENTRY_KEYS = {"id", "replicas", "grid"}
 
@@ -71,12 +80,35 @@ def load_suite(path: str | Path) -> Suite:
     path = Path(path)
     try:
         with path.open("rb") as fh:
-            data = tomllib.load(fh)
+            raw = fh.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise SuiteError(f"{path}: suite file not found") from None
+    if len(raw) > MAX_BYTES:
+        raise SuiteError(f"{path}: suite file larger than {MAX_BYTES // 1_000_000} MB; a suite "
+                         "lists checks and their settings (a few kB)")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise SuiteError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise SuiteError(f"{path}: invalid suite file: its arrays or tables nest too deeply "
+                         "to read (a suite is a name, settings and [[checks]] entries)") from None
     return parse_suite(data, source=str(path), path=path)
+
+
+def check_suite_name(name: object, source: str, *, from_stem: bool = False) -> str:
+    """``name`` if it is a suite name (module docstring), else :class:`SuiteError` naming
+    the file, the value and what is expected."""
+    if isinstance(name, str) and _NAME.fullmatch(name) and name not in (".", ".."):
+        return name
+    if from_stem:
+        what = f"the file name gives the suite name {name!r}, which is not a suite name"
+    elif isinstance(name, str):
+        what = f"name {name!r} is not a suite name"
+    else:
+        what = f"name {name!r} is not a string"
+    raise SuiteError(f"{source}: {what}: expected {NAME_RULE}"
+                     + ("; give the file a name = \"...\" line" if from_stem else ""))
 
 
 def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
@@ -88,9 +120,8 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise fail(f"unknown keys {unknown}; expected some of {sorted(_TOP_KEYS)}")
-    name = data.get("name", path.stem if path else "suite")
-    if not isinstance(name, str) or not name:
-        raise fail("name must be a non-empty string")
+    name = check_suite_name(data.get("name", path.stem if path else "suite"), source,
+                            from_stem="name" not in data)
     description = data.get("description", "")
     if not isinstance(description, str):
         raise fail("description must be a string")
@@ -118,8 +149,10 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
         replicas = item.get("replicas")
         if replicas is not None and (
             not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 1
+            or replicas > MAX_REPLICAS
         ):
-            raise fail(f"{where} ({pattern}): replicas must be an integer >= 1")
+            raise fail(f"{where} ({pattern}): replicas must be an integer in [1, "
+                       f"{MAX_REPLICAS:.0e}], got {replicas!r}")
         egrid = item.get("grid", grid)
         if egrid not in GRIDS:
             raise fail(f"{where} ({pattern}): grid must be one of {GRIDS}, got {egrid!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 import traceback
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,8 +15,12 @@ import numpy as np
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import normalize_block
+from pflbounds.limits import check_replicas
 from pflbounds.running.config import config_hash, effective_replicas, point_config
 from pflbounds.running.seeds import task_seed
+
+MAX_WARNINGS = 5
+"""The most distinct warnings a task records."""
 
 
 @dataclass(frozen=True)
@@ -70,12 +75,15 @@ def plan(
 ) -> list[Task]:
     """Tasks of one check: every grid point, replicas split into blocks of ``block_size``.
 
-    Deterministic engines (exact, symbolic) get a single replica per point.
+    Deterministic engines (exact, symbolic) get a single replica per point. Replicas beyond
+    what a run can hold raise :class:`pflbounds.limits.LimitError` (a ValueError).
     """
     n = effective_replicas(check, replicas)
+    grid = check.grid_for(quick)
+    check_replicas(f"{check.id}: replicas", n, len(grid), check.block_size)
     module = registry.module_of(check.id) if registry.find(check.id) is check else None
     tasks = []
-    for p, params in enumerate(check.grid_for(quick)):
+    for p, params in enumerate(grid):
         h = config_hash(point_config(check, params, replicas=n, base_seed=base_seed))
         start, b = 0, 0
         while start < n:
@@ -91,16 +99,25 @@ def execute_task(task: Task, check: Check | None = None) -> TaskResult:
     """Run one task: look the check up by id (unless given), simulate, normalize evidence.
 
     Never raises for failures of the simulation: they come back as a result with ``error``
-    (the last line of the traceback) and ``traceback``.
+    (the last line of the traceback) and ``traceback``. Python warnings raised by the
+    simulation (a solver's "inaccurate", a numpy overflow) never reach the terminal: the
+    distinct ones (up to :data:`MAX_WARNINGS`) are recorded in ``meta["warnings"]``.
     """
     t0 = time.perf_counter()
-    try:
-        if check is None:
-            check = registry.get(task.check_id, module=task.module)
-        raw = check.simulate(dict(task.params), task.n_replicas, task.seed_sequence())
-        evidence = normalize_block(raw, engine=check.engine, kind=check.kind.value)
-    except Exception as exc:  # noqa: BLE001 - failures become ERROR verdicts
-        tb = traceback.format_exc()
-        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        return TaskResult(task, None, last, tb, time.perf_counter() - t0)
-    return TaskResult(task, evidence, None, None, time.perf_counter() - t0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if check is None:
+                check = registry.get(task.check_id, module=task.module)
+            raw = check.simulate(dict(task.params), task.n_replicas, task.seed_sequence())
+            evidence = normalize_block(raw, engine=check.engine, kind=check.kind.value)
+        except Exception as exc:  # noqa: BLE001 - failures become ERROR verdicts
+            tb = traceback.format_exc()
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            result = TaskResult(task, None, last, tb, time.perf_counter() - t0)
+        else:
+            result = TaskResult(task, evidence, None, None, time.perf_counter() - t0)
+    seen = list(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
+    if seen:
+        result.meta["warnings"] = seen[:MAX_WARNINGS]
+    return result

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
+from pflbounds.shown import shown
 from pflbounds.symbolic.units import Unit
 
 DOMAINS = {
@@ -80,7 +81,7 @@ class Constant:
         if np.any(bad):
             first = arr[bad].flat[0]
             raise ValueError(
-                f"{self.name}={first:g} is outside its domain: expected "
+                f"{self.name}={shown(first)} is outside its domain: expected "
                 f"{DOMAINS[self.domain]} ({self.meaning})"
             )
 

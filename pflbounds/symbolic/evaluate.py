@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from pflbounds.shown import LARGEST, shown
 from pflbounds.symbolic.catalog import applicable_relations
 from pflbounds.symbolic.constants import DOMAINS as DOMAINS_TEXT
 from pflbounds.symbolic.constants import get_constant
@@ -73,20 +74,55 @@ def _compile(expr: sp.Basic) -> tuple[Any, tuple[str, ...]]:
 
 def numeric(expr: sp.Basic, values: Mapping[str, Any]) -> np.ndarray | float:
     """Evaluate an expression (hidden constants set to 1) on numbers or arrays."""
+    return numeric_flags(expr, values)[0]
+
+
+def numeric_flags(expr: sp.Basic, values: Mapping[str, Any]
+                  ) -> tuple[np.ndarray | float, set[str]]:
+    """:func:`numeric`, with the floating-point events met on the way (numpy's names:
+    ``overflow``, ``divide by zero``, ``invalid value``, ``underflow``); none is warned."""
     fn, names = _compile(expr)
     missing = [n for n in names if n not in values]
     if missing:
         raise InputError(f"missing input(s) {', '.join(missing)} for {sp.sstr(expr)}")
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+    flags: set[str] = set()
+    with np.errstate(all="call", call=lambda kind, _flag: flags.add(kind)):
         out = fn(*[np.asarray(values[n], dtype=float) for n in names])
-    out = np.asarray(out, dtype=float)
-    return float(out) if out.ndim == 0 else out
+        out = np.asarray(out, dtype=float)
+    return (float(out) if out.ndim == 0 else out), flags
 
 
-def _fmt(v: Any) -> str:
+def require_finite(label: str, value: Any, flags: set[str], inputs: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` when ``value`` (of ``label``, e.g. ``even2022.lemma4
+    [printed]``) is not finite at finite ``inputs``: an overflow of double precision, or a
+    value undefined (0/0) or infinite (x/0) there, naming the inputs that are 0."""
+    a = np.asarray(value, dtype=float)
+    bad = ~np.isfinite(a)
+    if not bad.any():
+        return
+    idx = int(np.flatnonzero(bad.ravel())[0])
+    where = f" (first at index {idx})" if a.ndim else ""
+    first = a.ravel()[idx]
+    zeros = [n for n, v in inputs.items() if np.ndim(v) == 0 and float(v) == 0.0
+             or np.ndim(v) and np.any(np.asarray(v, dtype=float) == 0.0)]
+    at = f" at {', '.join(f'{n}=0' for n in zeros)}" if zeros else " at these inputs"
+    if np.isnan(first):
+        raise InputError(f"{label} is undefined{at}{where} (a 0/0 or inf - inf in its "
+                         "formula)")
+    if "overflow" in flags and not zeros:
+        shown_in = ", ".join(f"{n}={_fmt(v)}" for n, v in inputs.items())
+        raise InputError(f"{label} overflows double precision{where}: its value exceeds "
+                         f"{LARGEST:.1e} at {shown_in}; rescale the units of the inputs")
+    raise InputError(f"{label} is infinite{at}{where} (a division by zero in its formula)")
+
+
+def _fmt(v: Any, exact: bool = True) -> str:
+    """A value in a message: a number with enough digits to show why it fails
+    (``eta=0.25000001``; ``exact=False``, for a computed value: six digits), an array by its
+    first entries (four digits)."""
     a = np.asarray(v, dtype=float)
     if a.ndim == 0:
-        return f"{float(a):.6g}"
+        return shown(a) if exact else f"{float(a):.6g}"
     return "[" + ", ".join(f"{x:.4g}" for x in a.ravel()[:6]) + (", ...]" if a.size > 6 else "]")
 
 
@@ -116,16 +152,27 @@ def check_conditions(conds: tuple[Condition, ...], values: Mapping[str, Any]) ->
         ok, lhs, rhs = _holds(rel, values)
         if not np.all(ok):
             used = sorted(s.name for s in rel.free_symbols)
-            shown = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
+            given = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
             where = ""
             if np.ndim(ok) > 0:
                 idx = int(np.flatnonzero(~np.asarray(ok))[0])
                 where = f" (first at index {idx})"
             label = f" [{c.label}]" if c.label else ""
             raise HypothesisError(
-                f"condition {sp.sstr(rel)}{label} fails{where}: {shown} "
-                f"(left side {_fmt(lhs)}, right side {_fmt(rhs)})"
+                f"condition {sp.sstr(rel)}{label} fails{where}: {given} "
+                f"({_sides(lhs, rhs)})"
             )
+
+
+def _sides(lhs: np.ndarray, rhs: np.ndarray) -> str:
+    """The two sides of a failed condition: six digits, or all the digits it takes to tell
+    them apart (left side 0.50000001, right side 0.5)."""
+    if np.ndim(lhs) == 0 and np.ndim(rhs) == 0:
+        a, b = f"{float(lhs):.6g}", f"{float(rhs):.6g}"
+        if a == b:
+            a, b = shown(lhs), shown(rhs)
+        return f"left side {a}, right side {b}"
+    return f"left side {_fmt(lhs, False)}, right side {_fmt(rhs, False)}"
 
 
 @dataclass
@@ -211,7 +258,7 @@ def resolve_inputs(
                     f"{dv.symbol} is computed from {', '.join(dv.needs)} but also needs "
                     f"{', '.join(missing_uses)}"
                 )
-            vals[dv.symbol] = dv.func(matrices, vals)
+            vals[dv.symbol] = _derive(dv, matrices, vals)
             derived[dv.symbol] = dv.description
     if strict:
         used_by_derivations = {u for dv in result.derivations
@@ -220,9 +267,10 @@ def resolve_inputs(
         unknown = sorted(set(values) - set(needed) - set(free) - used_by_derivations
                          - whole_form)
         if unknown:
+            takes = f"it needs: {', '.join(needed)}" if needed else "it takes no inputs"
             raise InputError(
                 f"unexpected input(s) {', '.join(unknown)} for {result.id} "
-                f"[{result.form(form).name}]; it needs: {', '.join(needed)}"
+                f"[{result.form(form).name}]; {takes}"
             )
     missing = [n for n in needed if n not in vals and n not in free]
     if missing:
@@ -245,12 +293,25 @@ def resolve_inputs(
     return vals, derived
 
 
+def _derive(dv: Derivation, matrices: Mapping[str, Any], vals: Mapping[str, Any]) -> Any:
+    """The value of a derivation, without numpy warnings; one that overflows double
+    precision is an :class:`InputError` naming it and its matrices."""
+    flags: set[str] = set()
+    with np.errstate(all="call", call=lambda kind, _flag: flags.add(kind)):
+        value = dv.func(matrices, vals)
+    if "overflow" in flags and not np.all(np.isfinite(np.asarray(value, dtype=float))):
+        raise InputError(f"{dv.symbol} ({dv.description}) computed from "
+                         f"{' and '.join(dv.needs)} overflows double precision; rescale the "
+                         "units of the inputs")
+    return value
+
+
 def _check_agrees(dv: Derivation, matrices: Mapping[str, Any], vals: Mapping[str, Any]) -> None:
     """A value given by name must agree with the one its matrices imply (``V=0.9`` together
     with a ``Lambda`` whose V_i differ is a conflict, never a silent choice)."""
     if any(u not in vals for u in dv.uses):
         return
-    implied = np.asarray(dv.func(matrices, vals), dtype=float)
+    implied = np.asarray(_derive(dv, matrices, vals), dtype=float)
     given = np.asarray(vals[dv.symbol], dtype=float)
     try:
         same = np.allclose(given, implied, rtol=1e-9, atol=0.0)
@@ -259,7 +320,7 @@ def _check_agrees(dv: Derivation, matrices: Mapping[str, Any], vals: Mapping[str
     if not same:
         raise InputError(
             f"{dv.symbol}={_fmt(given)} conflicts with {' and '.join(dv.needs)}, which give "
-            f"{dv.symbol}={_fmt(implied)} ({dv.description}): give {dv.symbol} or "
+            f"{dv.symbol}={_fmt(implied, exact=False)} ({dv.description}): give {dv.symbol} or "
             f"{' and '.join(dv.needs)}, not both"
         )
 
@@ -282,10 +343,9 @@ def check_relations(relations: list[InstanceRelation], values: Mapping[str, Any]
                     f"{names[1]}={_fmt(values[names[1]])}")
         else:
             used = sorted(r.symbols)
-            shown = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
+            given = ", ".join(f"{n}={_fmt(values[n])}" for n in used)
             label = f" [{r.label}]" if r.label else ""
-            head = (f"{sp.sstr(rel)}{label} fails: {shown} (left side {_fmt(lhs)}, right side "
-                    f"{_fmt(rhs)})")
+            head = f"{sp.sstr(rel)}{label} fails: {given} ({_sides(lhs, rhs)})"
         raise InputError(f"{head}: {r.reason}")
 
 
@@ -325,18 +385,27 @@ def evaluate(
     *,
     matrices: Mapping[str, Any] | None = None,
     strict: bool = True,
+    finite: bool = False,
     **values: Any,
 ) -> Evaluation:
     """Evaluate a form of ``result`` on scalar or array inputs.
+
+    ``finite``: a value that is not finite (an overflow, a 0/0, a division by zero) raises
+    :class:`InputError` naming it (:func:`require_finite`) instead of being returned.
 
     Example: ``evaluate(get("even2022.theorem2"), "explicit", eta=0.1, mu=1, L=2, ...)``.
     """
     f = result.form(form)
     vals, derived = resolve_inputs(result, form, values, matrices, strict=strict)
     check_conditions(result.conditions_for(form), vals)
-    out = {part: numeric(e, vals) for part, e in f.exprs.items()}
-    value = out[""] if list(out) == [""] else out
     used = {n: vals[n] for n in result.inputs(form)}
+    out = {}
+    for part, e in f.exprs.items():
+        out[part], flags = numeric_flags(e, vals)
+        if finite:
+            require_finite(f"{result.id} [{f.name}{':' + part if part else ''}]", out[part],
+                           flags, used)
+    value = out[""] if list(out) == [""] else out
     return Evaluation(result.id, f.name, value, f.hidden_constants, used, derived)
 
 
@@ -383,9 +452,10 @@ def solve(
         raise InputError(f"{result.id} [{f.name}] has no part {part!r}; parts: {list(f.exprs)}")
     part_key = part if f.parts is not None else None
     if var not in result.inputs(form, part_key):
+        inputs = result.inputs(form, part_key)
         raise InputError(
             f"{var} is not an input of {result.id} [{f.name}{':' + part if part else ''}]; "
-            f"inputs: {', '.join(result.inputs(form, part_key))}"
+            + (f"inputs: {', '.join(inputs)}" if inputs else "it takes no inputs")
         )
     if var in values:
         raise InputError(f"{var} is the unknown: do not also give it a value")
@@ -490,7 +560,7 @@ def _unreachable(problem: _Problem, points, answers, name: str) -> None:
         msg = (f"no {span} satisfies the conditions of {name}{agent}: "
                + "; ".join(conds or ["(its value is not finite)"]))
     else:
-        msg = (f"target {target:g} is below the floor of {name}{agent}: its smallest value "
+        msg = (f"target {shown(target)} is below the floor of {name}{agent}: its smallest value "
                f"over {span} is {floors[i]:.6g} (first reached at {var}={where[i]:.6g}); "
                "choose a target above the floor")
     raise TargetUnreachable(msg, floors if len(points) > 1 else float(floors[0]))
@@ -619,22 +689,64 @@ def elasticities(
     matrices: Mapping[str, Any] | None = None,
     part: str = "",
     **values: Any,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """d log(form) / d log(constant) for each input, by symbolic differentiation.
 
     The elasticity says how sensitive the bound is to each constant: 1 means proportional,
-    -1 inversely proportional. Hidden constants are set to 1 first.
+    -1 inversely proportional. Hidden constants are set to 1 first. Floor, ceiling and step
+    functions have derivative 0 between their jumps. Where an elasticity is not a number, its
+    entry says why instead (``"undefined at sigma2=0"``, ``"undefined where the value is
+    0"``); for array inputs such an entry replaces the number in a list.
     """
     f = result.form(form)
+    if part not in f.exprs:
+        parts = ", ".join(p for p in f.exprs if p)
+        raise InputError(f"{result.id} [{f.name}] has parts {parts}: name the one whose "
+                         "elasticities to compute with --part" if not part else
+                         f"{result.id} [{f.name}] has no part {part!r}; parts: {parts}")
     expr = strip_hidden(f.exprs[part])
     vals, _ = resolve_inputs(result, form, values, matrices)
     check_conditions(result.conditions_for(form), vals)
-    base = numeric(expr, vals)
-    out: dict[str, float] = {}
+    base, _ = numeric_flags(expr, vals)
+    out: dict[str, Any] = {}
     for s in sorted(expr.free_symbols, key=lambda s: s.name):
-        dexpr = sp.diff(expr, s)
-        dv = numeric(dexpr, vals)
-        out[s.name] = np.asarray(dv * np.asarray(vals[s.name], dtype=float) / base)
-        if out[s.name].ndim == 0:
-            out[s.name] = float(out[s.name])
+        x = np.asarray(vals[s.name], dtype=float)
+        try:
+            dv, _ = numeric_flags(_derivative(expr, s), vals)
+        except Exception:  # noqa: BLE001 - a derivative numpy cannot evaluate
+            out[s.name] = "not available (the form is not differentiable in " + s.name + ")"
+            continue
+        with np.errstate(all="ignore"):
+            e = np.asarray(dv, dtype=float) * x / np.asarray(base, dtype=float)
+        out[s.name] = _explained(e, s.name, x, np.asarray(base, dtype=float))
     return out
+
+
+def _derivative(expr: sp.Basic, s: sp.Symbol) -> sp.Basic:
+    """d expr / d s, with the derivatives of step functions (DiracDelta, and those sympy
+    leaves unevaluated: floor, ceiling) set to 0, their value between jumps."""
+    d = sp.diff(expr, s)
+    d = d.replace(lambda e: isinstance(e, sp.DiracDelta), lambda e: sp.S.Zero)
+    return d.replace(lambda e: isinstance(e, sp.Derivative)
+                     and isinstance(e.expr, (sp.floor, sp.ceiling, sp.Heaviside)),
+                     lambda e: sp.S.Zero)
+
+
+def _explained(e: np.ndarray, name: str, x: np.ndarray, base: np.ndarray) -> Any:
+    """An elasticity array as a float (scalar) or list, a reason where it is not finite."""
+    def why(i: int | None) -> str:
+        xi = x if x.ndim == 0 else np.broadcast_to(x, e.shape).ravel()[i]
+        bi = base if base.ndim == 0 else np.broadcast_to(base, e.shape).ravel()[i]
+        if float(xi) == 0:
+            return f"undefined at {name}=0"
+        if float(bi) == 0:
+            return "undefined where the value is 0"
+        if not np.isfinite(bi):
+            return "undefined where the value is not finite"
+        return f"undefined at {name}={shown(xi)} (the derivative is not finite there)"
+
+    if e.ndim == 0:
+        return float(e) if np.isfinite(e) else why(None)
+    if np.isfinite(e).all():
+        return e
+    return [float(v) if np.isfinite(v) else why(i) for i, v in enumerate(e.ravel())]

@@ -11,6 +11,7 @@ import pytest
 from pflbounds.checking import Check, CheckKind, Verdict, mc_block
 from pflbounds.cli import main
 from pflbounds.reporting.audit_page import error_control_sentence, load_audit
+from pflbounds.reporting.pdf import report_folder, report_source
 from pflbounds.running.executor import RunSpec, run_specs
 
 
@@ -56,22 +57,26 @@ def test_report_with_the_audit_chapter(audit_dir, tmp_path, capsys):
     pdf = tmp_path / "out" / "r.pdf"
     pdf.parent.mkdir()
     assert main(["report", str(results), "--out", str(pdf), "--audit", str(audit_dir)]) == 0
-    typ = pdf.with_suffix(".typ").read_text()
+    typ = report_source(pdf).read_text()
     assert "Audits: how much to trust a verdict" in typ
     assert "Checker power: auditpaper" in typ and "Tightness against PEPit" in typ
     assert "the family\\-wise level" in typ  # the overview's sentence
     assert "2 \\-\\> 1 in 2\\*Delta0" in typ  # a survivor of the loose lemma, with its change
     assert typ.count("Lemma 2 is loose by a factor 2 on purpose") == 1  # once per form
-    fig = pdf.parent / "figures" / "audit-tightness-auditpaper.csv"
+    fig = report_folder(pdf) / "figures" / "audit-tightness-auditpaper.csv"
     assert fig.is_file() and "printed" in fig.read_text()
     assert render_pages_png(pdf, tmp_path / "png", ppi=30)
 
 
 def test_bad_audit_folder_is_one_line(tmp_path, capsys):
+    import dataclasses
+
     from pflbounds.running.results import save_outcomes
 
     results = tmp_path / "results"
-    save_outcomes(run_specs([RunSpec(CHECKS[0])], progress=False), results)
+    # outcomes of a paper of the catalog (those of an unknown paper are refused first)
+    known = dataclasses.replace(CHECKS[0], id="even2022.audit_report_probe")
+    save_outcomes(run_specs([RunSpec(known)], progress=False), results)
     empty = tmp_path / "empty"
     empty.mkdir()
     (tmp_path / "bad").mkdir()

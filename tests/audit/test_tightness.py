@@ -149,3 +149,26 @@ def test_even2022_full_table_up_to_k50(tmp_path):
     for r in rows:
         if r.form == "explicit":
             assert r.ratio == pytest.approx((1 - r.eta * r.mu) ** -r.K, rel=1e-3)
+
+
+@pytest.mark.parametrize("sub, module, name", [
+    (["tightness", "--paper", "even2022"], "pflbounds.audit.tightness", "audit_tightness"),
+    (["mutants", "--paper", "even2022"], "pflbounds.audit.mutants", "audit_mutants"),
+    (["false-alarms", "validation/quick.toml"], "pflbounds.audit.false_alarms",
+     "false_alarms"),
+])
+def test_an_unwritable_out_is_refused_before_the_audit_runs(sub, module, name, tmp_path,
+                                                            capsys, monkeypatch):
+    import importlib
+
+    def never(*args, **kwargs):
+        raise AssertionError("the audit ran before its output place was checked")
+
+    monkeypatch.setattr(importlib.import_module(module), name, never)
+    (tmp_path / "f").write_text("x")
+    for target, piece in [(tmp_path / "f" / "sub", "is a file, not a folder"),
+                          (tmp_path / "missing" / "sub", "does not exist"),
+                          ("/proc/pflbounds-audit", "cannot write in folder /proc")]:
+        assert main(["audit", *sub, "--out", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and piece in err and "Traceback" not in err, err

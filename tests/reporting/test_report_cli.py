@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pflbounds.cli import main
+from pflbounds.reporting.pdf import report_folder, report_source
 
 
 def _one_line_error(capsys, code: int, *needles: str) -> str:
@@ -63,11 +64,11 @@ def test_bad_out_is_one_line_before_any_work(small_results, tmp_path, capsys, ou
 
 def test_a_foreign_figures_folder_is_not_replaced(small_results, tmp_path, capsys):
     results, _ = small_results
-    (tmp_path / "figures").mkdir()
-    (tmp_path / "figures" / "photo.jpg").write_bytes(b"jpg")
+    (tmp_path / "r" / "figures").mkdir(parents=True)
+    (tmp_path / "r" / "figures" / "photo.jpg").write_bytes(b"jpg")
     code = main(["report", str(results), "--out", str(tmp_path / "r.pdf")])
-    _one_line_error(capsys, code, "photo.jpg", "replaces figures/ as a whole")
-    assert (tmp_path / "figures" / "photo.jpg").exists()
+    _one_line_error(capsys, code, "figures/photo.jpg", "holds files the report did not write")
+    assert (tmp_path / "r" / "figures" / "photo.jpg").exists()
 
 
 @pytest.mark.parametrize(
@@ -95,10 +96,10 @@ def test_empty_or_partial_results_folder(tmp_path, capsys, files, needle):
 def test_report_files_follow_the_umask(written):
     mask = os.umask(0o022)
     os.umask(mask)
-    for p in (written, written.with_suffix(".typ"), written.parent / "figures"):
+    for p in (written, report_source(written), report_folder(written) / "figures"):
         base = 0o777 if p.is_dir() else 0o666
         assert p.stat().st_mode & 0o777 == base & ~mask, p
-    svg = next((written.parent / "figures").glob("*.svg"))
+    svg = next((report_folder(written) / "figures").glob("*.svg"))
     assert svg.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
@@ -130,7 +131,7 @@ def test_interrupt_half_way_keeps_the_previous_figures(small_results, written, t
     results, _ = small_results
     shutil.copytree(written.parent, tmp_path / "r")
     out = tmp_path / "r" / written.name
-    figures_before = _snapshot(out.parent / "figures")
+    figures_before = _snapshot(report_folder(out) / "figures")
     pdf_before = out.read_bytes()
     real = pdf.render_plot
     calls = []
@@ -147,7 +148,7 @@ def test_interrupt_half_way_keeps_the_previous_figures(small_results, written, t
     assert code == 130
     assert err.strip().splitlines() == [
         f"pflbounds report: interrupted; {out} and its figures are as they were"]
-    assert _snapshot(out.parent / "figures") == figures_before
+    assert _snapshot(report_folder(out) / "figures") == figures_before
     assert out.read_bytes() == pdf_before
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
 
@@ -195,8 +196,8 @@ def test_sigint_is_one_line_and_exit_130(small_results, tmp_path):
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == [
         f"pflbounds report: interrupted; {out} and its figures are as they were"]
-    assert not out.exists() and not (out.parent / "figures").exists()
-    assert not out.with_suffix(".typ").exists()
+    assert not out.exists() and not (report_folder(out) / "figures").exists()
+    assert not report_source(out).exists()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]
 
 
@@ -214,3 +215,64 @@ def test_a_report_of_one_papers_results_loads_only_that_paper(small_results, tmp
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "['even2022']"
     assert out.stat().st_size > 10_000
+
+
+def test_a_second_report_never_touches_the_first(small_results, tmp_path, capsys):
+    """Each report owns reports/NAME/: two reports into one folder under different names
+    leave the first's files byte-identical, and its source still compiles."""
+    from pflbounds.reporting.pdf import compile_typst
+
+    results, _ = small_results
+    first = tmp_path / "first.pdf"
+    assert main(["report", str(results), "--out", str(first)]) == 0
+    before = _snapshot(tmp_path)
+    assert any(k.startswith("first/figures/") and k.endswith(".svg") for k in before)
+    assert "first/first.typ" in before and "first/outcomes.json" in before
+    assert main(["report", str(results), "--out", str(tmp_path / "second.pdf")]) == 0
+    capsys.readouterr()
+    after = _snapshot(tmp_path)
+    assert {k: v for k, v in after.items() if not k.startswith("second")} == before
+    assert any(k.startswith("second/figures/") for k in after)
+    assert compile_typst(report_source(first))[:5] == b"%PDF-"
+
+
+@pytest.mark.parametrize("user_file", ["notes.txt", "figures/photo.jpg", "figures/sub/x.svg"])
+def test_a_report_folder_holding_a_users_file_is_refused(small_results, tmp_path, capsys,
+                                                         user_file):
+    results, _ = small_results
+    (tmp_path / "r" / user_file).parent.mkdir(parents=True)
+    (tmp_path / "r" / user_file).write_bytes(b"mine")
+    before = _snapshot(tmp_path)
+    code = main(["report", str(results), "--out", str(tmp_path / "r.pdf")])
+    _one_line_error(capsys, code, user_file.split("/sub")[0].replace("/x.svg", ""),
+                    "holds files the report did not write")
+    assert _snapshot(tmp_path) == before
+
+
+def test_validate_into_a_reports_folder_keeps_the_report(small_results, tmp_path, capsys):
+    """Results saved again into reports/NAME/ keep the report's source and figures there."""
+    from pflbounds.running.results import load_outcomes, save_outcomes
+
+    results, _ = small_results
+    out = tmp_path / "small.pdf"
+    assert main(["report", str(results), "--out", str(out)]) == 0
+    capsys.readouterr()
+    figures = _snapshot(report_folder(out) / "figures")
+    source = report_source(out).read_bytes()
+    save_outcomes(load_outcomes(results), report_folder(out))
+    assert _snapshot(report_folder(out) / "figures") == figures
+    assert report_source(out).read_bytes() == source
+
+
+def test_outcomes_of_an_unknown_paper_are_refused(small_results, tmp_path, capsys):
+    import json
+
+    results, _ = small_results
+    doc = json.loads((results / "outcomes.json").read_text())
+    doc["outcomes"][0]["check_id"] = "nopaper2031.P1"
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "outcomes.json").write_text(json.dumps(doc))
+    code = main(["report", str(tmp_path / "res"), "--out", str(tmp_path / "r.pdf")])
+    _one_line_error(capsys, code, "'nopaper2031.P1'", "paper 'nopaper2031'",
+                    "not in the catalog")
+    assert not (tmp_path / "r.pdf").exists() and not (tmp_path / "r").exists()

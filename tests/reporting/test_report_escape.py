@@ -10,6 +10,7 @@ import typst
 
 from pflbounds.reporting import escape_markup, write_report
 from pflbounds.reporting.escape import label_name
+from pflbounds.reporting.pdf import report_source
 
 # A Typst function that turns content back into plain text, so we can compare what Typst
 # actually parsed with what we meant to print.
@@ -99,7 +100,7 @@ def test_hostile_prose_in_every_field(sample_report, tmp_path: Path) -> None:
     r.provenance.platform = evil
     pdf = write_report(r, tmp_path / "evil.pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
-    typ = pdf.with_suffix(".typ").read_text(encoding="utf-8")
+    typ = report_source(pdf).read_text(encoding="utf-8")
     assert "\\#panic" in typ
     assert '#panic("escaped badly")' not in typ.replace("\\#panic", "")
 

@@ -18,6 +18,7 @@ from report_sample import SMALL_CHECKS
 from pflbounds.reporting import render_pages_png
 from pflbounds.reporting.assemble import build_report, data_command
 from pflbounds.reporting.figures import _RC, build_figure, texts_outside
+from pflbounds.reporting.pdf import report_source
 from pflbounds.reporting.plainmath import to_mathtext
 from pflbounds.running.results import load_outcomes
 
@@ -27,7 +28,7 @@ MARGIN_CM = 1.7
 
 @pytest.fixture(scope="module")
 def typ(small_report) -> str:
-    return small_report.with_suffix(".typ").read_text(encoding="utf-8")
+    return report_source(small_report).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from pflbounds.reporting import (
     render_pages_png,
     write_report,
 )
+from pflbounds.reporting.pdf import report_folder, report_source
 from pflbounds.symbolic.typst_printer import typst_math
 
 
@@ -46,7 +47,7 @@ def test_pdf_typ_and_figures_exist(written) -> None:
     pdf, report = written
     assert pdf.exists()
     assert pdf.read_bytes()[:5] == b"%PDF-"
-    assert pdf.with_suffix(".typ").exists()
+    assert report_source(pdf).exists()
     stems = sorted(plan_figures(report).values())
     assert stems == [
         "even2022.E13-1",
@@ -54,14 +55,14 @@ def test_pdf_typ_and_figures_exist(written) -> None:
         "even2022.theorem3.star_divergence-1",
     ]
     for stem in stems:
-        svg = pdf.parent / "figures" / f"{stem}.svg"
+        svg = report_folder(pdf) / "figures" / f"{stem}.svg"
         assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
-        assert (pdf.parent / "figures" / f"{stem}.csv").exists()
+        assert (report_folder(pdf) / "figures" / f"{stem}.csv").exists()
 
 
 def test_csv_matches_input_numbers(written) -> None:
     pdf, _ = written
-    path = pdf.parent / "figures" / "even2022.theorem3.star_divergence-1.csv"
+    path = report_folder(pdf) / "figures" / "even2022.theorem3.star_divergence-1.csv"
     with path.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert list(rows[0]) == ["series", "x", "y", "lo", "hi"]
@@ -74,7 +75,7 @@ def test_csv_matches_input_numbers(written) -> None:
     np.testing.assert_array_equal([float(r["hi"]) for r in measured], AFA_HI)
     np.testing.assert_array_equal([float(r["y"]) for r in printed], THM3_BOUND)
     assert all(r["lo"] == "" and r["hi"] == "" for r in printed)
-    bars = pdf.parent / "figures" / "even2022.E13-1.csv"
+    bars = report_folder(pdf) / "figures" / "even2022.E13-1.csv"
     text = bars.read_text(encoding="utf-8").splitlines()
     assert text == [
         "series,x,y,lo,hi",
@@ -86,7 +87,7 @@ def test_csv_matches_input_numbers(written) -> None:
 
 def test_typ_source_has_claim_verdicts_marks_a_regression_and_has_no_expected(written) -> None:
     pdf, report = written
-    typ = pdf.with_suffix(".typ").read_text(encoding="utf-8")
+    typ = report_source(pdf).read_text(encoding="utf-8")
     # the erratum check speaks of its two claims, never of CONFIRMED
     assert '#claimv("printed", "VIOLATED") #claimv("corrected", "HOLDS")' in typ
     assert "CONFIRMED" not in typ and "(expected)" not in typ
@@ -106,7 +107,7 @@ def test_a_full_report_shows_every_form_and_check(tmp_path: Path) -> None:
     report = make_sample_report()
     report.detail = "full"
     pdf = write_report(report, tmp_path / "full.pdf")
-    typ = pdf.with_suffix(".typ").read_text(encoding="utf-8")
+    typ = report_source(pdf).read_text(encoding="utf-8")
     section = report.sections[0]
     for v in section.verdicts:
         assert f'"{v.check_id}"' in typ
@@ -165,7 +166,7 @@ def test_empty_report_compiles(tmp_path: Path) -> None:
 
     pdf = write_report(Report(title="Empty"), tmp_path / "empty.pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
-    assert not (tmp_path / "figures").exists()
+    assert not (tmp_path / "empty" / "figures").exists()
 
 
 def test_long_formula_and_many_rows(tmp_path: Path) -> None:
@@ -210,5 +211,5 @@ def test_output_is_reproducible(tmp_path: Path) -> None:
     a = write_report(make_sample_report(), tmp_path / "a" / "r.pdf")
     b = write_report(make_sample_report(), tmp_path / "b" / "r.pdf")
     assert a.read_bytes() == b.read_bytes()
-    for svg in (a.parent / "figures").glob("*.svg"):
-        assert svg.read_bytes() == (b.parent / "figures" / svg.name).read_bytes()
+    for svg in (report_folder(a) / "figures").glob("*.svg"):
+        assert svg.read_bytes() == (report_folder(b) / "figures" / svg.name).read_bytes()

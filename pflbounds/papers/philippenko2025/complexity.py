@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.limits import MAX_CLIENTS
 from pflbounds.papers.philippenko2025.inputs import check_pair_matrix, variances
 from pflbounds.symbolic.catalog import get, instance_relations, register_complexity
 from pflbounds.symbolic.constants import get_constant
@@ -46,6 +47,8 @@ def clustered_matrices(N: int, clusters: int, b_between: float,
     b_between and c_between across clusters, 0 within (the setting of Appendix A)."""
     if N < 1 or clusters < 1 or clusters > N:
         raise InputError(f"need 1 <= clusters <= N, got clusters={clusters}, N={N}")
+    if N > MAX_CLIENTS:  # the N x N matrices below would not fit in memory
+        raise InputError(f"N={N} is too large: at most {MAX_CLIENTS} clients")
     lab = np.arange(N) % clusters
     other = lab[:, None] != lab[None, :]
     return other * float(b_between), other * float(c_between)
