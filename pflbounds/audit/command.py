@@ -95,14 +95,12 @@ def _paper(paper: str) -> str:
 
 
 def _suite_seed(paper: str) -> int:
-    """The seed of the paper's own suite file (validation/PAPER.toml), else 0."""
-    from pflbounds.running.suite import SuiteError, load_suite
+    """The seed of the paper's own suite (validation/PAPER.toml here, else the shipped
+    one), else 0."""
+    from pflbounds.running.suite import SuiteError, find_suite, load_suite
 
-    path = Path("validation") / f"{paper}.toml"
-    if not path.is_file():
-        return 0
     try:
-        return load_suite(path).seed
+        return load_suite(find_suite(paper)).seed
     except (SuiteError, KeyError, ValueError):
         return 0
 
@@ -138,7 +136,9 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 def cmd_tightness(args: argparse.Namespace) -> int:
     from pflbounds.audit.declarations import declared
     from pflbounds.audit.tightness import audit_tightness, format_table
+    from pflbounds.extras import require
 
+    require("pepit", "pflbounds audit tightness")
     paper = _paper(args.paper)
     cases = declared(paper, "TIGHTNESS", [])
     if not cases:

@@ -12,7 +12,7 @@ from pflbounds.checking.evidence import (
     mc_block,
     normalize_block,
 )
-from pflbounds.checking.model import Check, CheckKind, Outcome, Simulate, Verdict
+from pflbounds.checking.model import Check, CheckKind, Outcome, Simulate, Verdict, requiring
 from pflbounds.checking.registry import (
     UnknownCheckError,
     all_checks,
@@ -44,5 +44,6 @@ __all__ = [
     "module_of",
     "normalize_block",
     "register",
+    "requiring",
     "unregister",
 ]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -73,6 +73,13 @@ class Check:
     """``claim``: the verdict is about the paper's claim (its result and form); ``control``:
     a planted claim or a power check, whose verdict is about the checker (the report lists
     controls apart from the findings)."""
+    requires: tuple[str, ...] = ()
+    """Extras the check needs beyond the core install (``("jax",)``; the keys of
+    :data:`pflbounds.extras.EXTRAS`): without them ``check`` refuses it in one line naming the
+    ``pip install`` to run, and ``validate`` reports it skipped with that reason."""
+    cost: str | None = None
+    """How long a run of its full grid takes: ``cheap`` (seconds), ``minutes`` or ``long``
+    (an hour or more on 2 cores); None: derived by :func:`pflbounds.checking.cost.cost_of`."""
     plot: Callable[[Outcome], list[dict]] | None = None
     xlabel: str = ""
     ylabel: str = ""
@@ -83,6 +90,7 @@ class Check:
         set_(self, "kind", CheckKind(self.kind))
         set_(self, "expected", Verdict(self.expected))
         set_(self, "grid", _grid(self.id, "grid", self.grid))
+        set_(self, "requires", tuple(self.requires))
         if self.quick_grid is not None:
             set_(self, "quick_grid", _grid(self.id, "quick_grid", self.quick_grid))
         problems = list(_problems(self))
@@ -104,6 +112,12 @@ class Check:
         if quick and self.quick_grid is not None:
             return self.quick_grid
         return self.grid
+
+
+def requiring(extras: tuple[str, ...], checks: Iterable[Check]) -> list[Check]:
+    """``checks``, each declaring that it needs ``extras`` as well (:attr:`Check.requires`):
+    ``CHECKS = requiring(("jax",), [...])`` for a module of checks that all train networks."""
+    return [replace(c, requires=tuple(dict.fromkeys((*c.requires, *extras)))) for c in checks]
 
 
 def _grid(check_id: str, name: str, grid: Any) -> tuple[dict[str, Any], ...]:
@@ -128,6 +142,14 @@ def _problems(c: Check) -> list[str]:
         out.append("id must be a non-empty string without spaces")
     if not callable(c.simulate):
         out.append("simulate must be callable")
+    from pflbounds.checking.cost import COSTS
+    from pflbounds.extras import EXTRAS
+
+    bad = [e for e in c.requires if e not in EXTRAS]
+    if bad:
+        out.append(f"requires names unknown extras {bad}; expected some of {sorted(EXTRAS)}")
+    if c.cost is not None and c.cost not in COSTS:
+        out.append(f"cost must be one of {COSTS} or None, got {c.cost!r}")
     if c.role not in ("claim", "control"):
         out.append(f"role must be 'claim' or 'control', got {c.role!r}")
     if c.engine not in ENGINES:

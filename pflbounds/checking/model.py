@@ -1,7 +1,7 @@
 """The data model of checks: kinds, verdicts, the ``Check`` record and its ``Outcome``."""
 
-from pflbounds.checking.check import Check, Simulate
+from pflbounds.checking.check import Check, Simulate, requiring
 from pflbounds.checking.kinds import CheckKind, Verdict
 from pflbounds.checking.outcome import Outcome
 
-__all__ = ["Check", "CheckKind", "Outcome", "Simulate", "Verdict"]
+__all__ = ["Check", "CheckKind", "Outcome", "Simulate", "Verdict", "requiring"]

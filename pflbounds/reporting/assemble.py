@@ -12,7 +12,7 @@ import datetime as _dt
 import platform
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -403,14 +403,17 @@ def check_outcome_papers(outcomes: Sequence[Any]) -> None:
 
 def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
                  title: str | None = None, audit: Any = None,
-                 data_command_line: str = "", detail: str = "quick") -> Report:
+                 data_command_line: str = "", detail: str = "quick",
+                 skipped: Mapping[str, str] | None = None) -> Report:
     """One section per paper that has results or outcomes: its results (each with its
     registered checks, dimension analysis and marked corrections), verdict rows (claim
     verdicts, ratios, kind statistics, figures) and errata (with how they are known and what
     their checks gave). ``audit``: an audit chapter
     (:func:`pflbounds.reporting.audit_page.load_audit`); ``data_command_line``: the
     ``validate`` command that made the outcomes (see :func:`data_command`); ``detail``:
-    ``quick`` or ``full`` (:attr:`Report.detail`)."""
+    ``quick`` or ``full`` (:attr:`Report.detail`); ``skipped``: checks of the run that did
+    not run, with why (an extra that is not installed): their claims show as not run, with
+    the reason."""
     from pflbounds.checking import registry
 
     if detail not in ("quick", "full"):
@@ -420,7 +423,8 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
     outcomes = sorted(outcomes, key=lambda o: check_order(o.check_id))
     by_check = {o.check_id: o for o in outcomes}
     papers = catalog.loaded_papers()
-    paper_ids = sorted({o.check_id.split(".", 1)[0] for o in outcomes} & set(papers)) or \
+    paper_ids = sorted({c.split(".", 1)[0] for c in [*(o.check_id for o in outcomes),
+                                                     *(skipped or {})]} & set(papers)) or \
         sorted(papers)
     checks_of: dict[str, list[str]] = {}
     for c in registry.loaded_checks():
@@ -453,6 +457,8 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
             assumptions=[AssumptionRow(a.id, a.name, for_reader(a.statement))
                          for a in catalog.assumptions(pid)],
             results=blocks, verdicts=verdicts, errata=errata,
+            skipped={k: v for k, v in (skipped or {}).items()
+                     if k.split(".", 1)[0] == pid},
         ))
     prov = Provenance(
         version=__version__, command=command or "pflbounds report",

@@ -14,7 +14,7 @@ Everything here reads the plain report model (:mod:`pflbounds.reporting.model`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pflbounds.checking.ratio import format_ratio
@@ -275,8 +275,14 @@ def _side_status(items: Sequence[tuple[VerdictRow, ClaimVerdict]], dims: Sequenc
     return Status("not checked", "not checked" + (f": {unchecked}" if unchecked else ""))
 
 
+def _skip_reason(why: str) -> str:
+    """``needs JAX (...): pip install "pflbounds[jax]"`` from a skipped check's reason."""
+    return re.sub(r"^check \S+ ", "", why).replace(", which is not installed", "")
+
+
 def _finding(paper_id: str, name: str, results: list[ResultBlock], rows: list[VerdictRow],
-             errata: list[ErratumBlock], ran: set[str]) -> ClaimFinding:
+             errata: list[ErratumBlock], ran: set[str],
+             skipped: Mapping[str, str] | None = None) -> ClaimFinding:
     f = ClaimFinding(paper_id, name, results, rows, errata)
     items = [(r, c) for r in rows for c in r.claims]
     paper = [(r, c) for r, c in items if _is_paper_form(c.form)]
@@ -294,6 +300,14 @@ def _finding(paper_id: str, name: str, results: list[ResultBlock], rows: list[Ve
                              short_unchecked(results) if results else "")
     f.corrected = _side_status(corr, dims_c, has_corr, not_run, False, "")
     f.reason = _reason(f, paper + corr, dims_p + dims_c, unchecked, not_run)
+    why = sorted({_skip_reason(skipped[c]) for r in results for c in r.checks
+                  if c not in ran and c in (skipped or {})})
+    if why:  # its checks were skipped for a missing extra: say which, and how to run them
+        for side in (f.printed, f.corrected):
+            if side.word == "not run":
+                side.text = "not run: " + "; ".join(why)
+        if f.reason == "its checks are not in this run":
+            f.reason = "its checks were skipped: " + "; ".join(why)
     return f
 
 
@@ -353,7 +367,8 @@ def paper_findings(section: PaperSection) -> list[ClaimFinding]:
             if not e.result_ids and any(eid == e.id for r in results for eid in r.errata_ids) \
                     and e not in errata:
                 errata.append(e)
-        out.append(_finding(section.paper_id, name, results, rows, errata, ran))
+        out.append(_finding(section.paper_id, name, results, rows, errata, ran,
+                            section.skipped))
     orphans: dict[str, list[VerdictRow]] = {}
     for v in section.verdicts:
         if v.result_id not in known and v.role == "claim":

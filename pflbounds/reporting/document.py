@@ -465,6 +465,14 @@ class _Writer:
                 text = "; ".join(", ".join(self._link(f.anchor, _e(f.name)) for f in group)
                                  + f" #muted[({_e(reason)})]" for reason, group in why.items())
                 lines.append(f"*{lead}* (#link(<unchecked>)[Appendix A]): {text}.")
+            elif word == "not run":  # grouped by why: skipped for a missing extra, or not listed
+                why = {}
+                for f in names:
+                    why.setdefault(f.printed.text.partition(": ")[2], []).append(f)
+                text = "; ".join(", ".join(self._link(f.anchor, _e(f.name)) for f in group)
+                                 + (f" #muted[(skipped: {_e(reason)})]" if reason else "")
+                                 for reason, group in why.items())
+                lines.append(f"*{lead}*: {text}.")
             else:
                 text = ", ".join(self._link(f.anchor, _e(f.name)) for f in names)
                 lines.append(f"*{lead}*: {text}.")

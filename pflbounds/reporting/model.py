@@ -466,6 +466,8 @@ class PaperSection:
     results: list[ResultBlock] = field(default_factory=list)
     verdicts: list[VerdictRow] = field(default_factory=list)
     errata: list[ErratumBlock] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Checks of the run that were skipped, with why (an extra that is not installed)."""
 
 
 @dataclass

@@ -52,8 +52,10 @@ Shipped as ``examples/dask/pflbounds.yaml`` for clusters started by hand."""
 def local_cluster(n_workers: int = 2, **kwargs: Any) -> Any:
     """A ``distributed.LocalCluster`` of ``n_workers`` single-threaded worker processes with
     :data:`DASK_WORKER_CONFIG` (the nannies hand the settings to their workers)."""
-    import dask
-    from distributed import LocalCluster
+    from pflbounds.extras import load
+
+    dask = load("dask", "a local Dask cluster")
+    LocalCluster = load("distributed", "a local Dask cluster").LocalCluster  # noqa: N806
 
     kwargs = {"threads_per_worker": 1, "processes": True, "dashboard_address": None, **kwargs}
     with dask.config.set(DASK_WORKER_CONFIG):
@@ -159,9 +161,11 @@ def connect(scheduler: Any, timeout: float = 10.0) -> tuple[Any, bool]:
     try:
         from distributed import Client
     except ImportError:
+        from pflbounds.extras import install_command
+
         raise SchedulerError(
-            "--scheduler needs Dask: pip install -e \".[dask]\" (or pip install "
-            "'dask[distributed]'), or run locally with --jobs N") from None
+            f"--scheduler needs Dask, which is not installed: {install_command('dask')}; or "
+            "run locally with --jobs N") from None
     if isinstance(scheduler, Client):
         return scheduler, False
     if isinstance(scheduler, str):

@@ -229,25 +229,48 @@ class Sweep:
     """The outcomes of a run, with per grid point provenance and the run's statistics.
 
     ``provenance[(check_id, point)]``: ``cache_hit`` (every task of the point came from the
-    cache) and ``compute_s`` (seconds its tasks took when they were computed).
+    cache) and ``compute_s`` (seconds its tasks took when they were computed). ``skipped``:
+    check id -> why it did not run (an extra it needs is not installed).
     """
 
     outcomes: list[Outcome]
     provenance: dict[tuple[str, int], dict[str, Any]]
     stats: RunStats
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def missing_extras(check: Check) -> str | None:
+    """Why ``check`` cannot run here (the extra it needs and the ``pip install`` to run), or
+    None when every extra it requires is installed."""
+    from pflbounds.extras import MissingExtra, missing
+
+    gone = missing(check.requires)
+    return None if not gone else str(MissingExtra(gone[0], f"check {check.id}"))
+
+
+def require_extras(check: Check) -> None:
+    """:class:`~pflbounds.extras.MissingExtra` when an extra ``check`` needs is missing."""
+    from pflbounds.extras import MissingExtra, missing
+
+    gone = missing(check.requires)
+    if gone:
+        raise MissingExtra(gone[0], f"check {check.id}")
 
 
 def sweep(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
     progress: bool | str = True, multiplicity: str = "per-check", scheduler: Any = None,
-    cache: TaskCache | None = None,
+    cache: TaskCache | None = None, skip_missing: bool = False,
 ) -> Sweep:
     """Plan every task of every spec, run them in one pool (through the cache), aggregate per
     check.
 
     ``multiplicity``: ``"per-check"`` (each Monte Carlo check corrects its own comparisons)
     or ``"holm"`` (one correction over every Monte Carlo comparison of the run, see
-    :mod:`pflbounds.running.multiplicity`).
+    :mod:`pflbounds.running.multiplicity`). A check that needs an extra that is not
+    installed (``Check.requires``) is skipped with the reason (``skip_missing``: in
+    :attr:`Sweep.skipped`, the others run) or refused before any work
+    (:class:`~pflbounds.extras.MissingExtra`).
     """
     from pflbounds.running.multiplicity import METHODS, suite_level
 
@@ -257,6 +280,13 @@ def sweep(
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise ValueError(f"checks listed twice in one run: {dup}")
+    skipped: dict[str, str] = {}
+    for s in specs:
+        if not skip_missing:
+            require_extras(s.check)
+        elif (why := missing_extras(s.check)) is not None:
+            skipped[s.check.id] = why
+    specs = [s for s in specs if s.check.id not in skipped]
     plans = [plan(s.check, replicas=s.replicas, quick=s.quick, base_seed=base_seed)
              for s in specs]
     flat = [t for p in plans for t in p]
@@ -276,7 +306,7 @@ def sweep(
             level.record(s.check.id)
         outcomes.append(build_outcome(s.check, mine, replicas=s.replicas, quick=s.quick,
                                       base_seed=base_seed, multiplicity=record))
-    return Sweep(outcomes, point_provenance(results), stats)
+    return Sweep(outcomes, point_provenance(results), stats, skipped)
 
 
 def point_provenance(results: Sequence[TaskResult]) -> dict[tuple[str, int], dict[str, Any]]:

@@ -11,8 +11,9 @@ built, UTC), ``cache_hit`` (every task of the grid point came from the task cach
 ``compute_s`` (seconds the point's tasks took when they were computed); the last two are empty
 for outcomes read back from disk.
 
-A results folder holds ``outcomes.json``, ``results.csv``, ``results.json`` and
-``results.parquet``, written as one set (:func:`pflbounds.running.atomic.replace_folder`).
+A results folder holds ``outcomes.json``, ``results.csv``, ``results.json`` and, when
+pyarrow is installed (the ``parquet`` extra), ``results.parquet``, written as one set
+(:func:`pflbounds.running.atomic.replace_folder`).
 A report of the results may share their folder (``reports/NAME/``: its Typst source
 ``NAME.typ`` and ``figures/``, :func:`report_files`); saving results again keeps them.
 """
@@ -163,7 +164,9 @@ def read_results_csv(path: str | Path) -> list[dict[str, Any]]:
 def arrow_table(rows: Sequence[dict[str, Any]]):
     """The tidy table as a ``pyarrow.Table`` (float64 numbers, int64 point and seed, a
     boolean ``cache_hit``, strings otherwise; None is null, nan and inf stay floats)."""
-    import pyarrow as pa
+    from pflbounds.extras import load
+
+    pa = load("pyarrow", "a Parquet table")
 
     def kind(c: str):
         if c in NUMERIC:
@@ -179,21 +182,34 @@ def arrow_table(rows: Sequence[dict[str, Any]]):
 
 def read_results_parquet(path: str | Path) -> list[dict[str, Any]]:
     """Read a results Parquet file back as rows (dicts with the keys :data:`COLUMNS`)."""
-    import pyarrow.parquet as pq
+    from pflbounds.extras import load
+
+    pq = load("pyarrow.parquet", "reading a Parquet file")
 
     table = pq.read_table(path)
     return [{c: r.get(c) for c in COLUMNS} for r in table.to_pylist()]
 
 
-def write_results(outcomes: Sequence[Outcome], folder: str | Path,
-                  provenance: Provenance | None = None) -> dict[str, Path]:
-    """Write the four result files into an existing (empty) ``folder``, each fsynced by
-    :func:`pflbounds.running.atomic.replace_folder`. Returns the paths by name."""
-    import pyarrow.parquet as pq
+def parquet_available() -> bool:
+    """Whether ``results.parquet`` is written (pyarrow, the ``parquet`` extra, installed)."""
+    from pflbounds.extras import available
 
+    return available("parquet")
+
+
+def write_results(outcomes: Sequence[Outcome], folder: str | Path,
+                  provenance: Provenance | None = None,
+                  skipped: Mapping[str, str] | None = None) -> dict[str, Path]:
+    """Write the result files into an existing (empty) ``folder``, each fsynced by
+    :func:`pflbounds.running.atomic.replace_folder`: ``results.parquet`` only when pyarrow is
+    installed. ``skipped``: check id -> why it did not run, kept in ``outcomes.json``.
+    Returns the paths by name."""
     folder = Path(folder)
     rows = results_rows(outcomes, provenance)
-    doc = {"format": "pflbounds.outcomes/1", "outcomes": [o.to_dict() for o in outcomes]}
+    doc: dict[str, Any] = {"format": "pflbounds.outcomes/1",
+                           "outcomes": [o.to_dict() for o in outcomes]}
+    if skipped:
+        doc["skipped"] = [{"check_id": k, "reason": v} for k, v in skipped.items()]
     paths = {"outcomes": folder / OUTCOMES_FILE, "csv": folder / CSV_FILE,
              "table": folder / TABLE_FILE, "parquet": folder / PARQUET_FILE}
     write_new_file(paths["outcomes"],
@@ -201,6 +217,11 @@ def write_results(outcomes: Sequence[Outcome], folder: str | Path,
     write_new_file(paths["csv"], rows_to_csv(rows).encode("utf-8"))
     write_new_file(paths["table"],
                    (json.dumps(to_jsonable(rows), allow_nan=False) + "\n").encode("utf-8"))
+    if not parquet_available():
+        del paths["parquet"]
+        return paths
+    import pyarrow.parquet as pq
+
     buf = io.BytesIO()
     pq.write_table(arrow_table(rows), buf)
     write_new_file(paths["parquet"], buf.getvalue())
@@ -215,17 +236,22 @@ def check_results_folder(out_dir: str | Path, *, parents: bool = True) -> Path:
 
 def save_outcomes(outcomes: Sequence[Outcome], out_dir: str | Path,
                   provenance: Provenance | None = None, *,
-                  parents: bool = True) -> dict[str, Path]:
+                  parents: bool = True,
+                  skipped: Mapping[str, str] | None = None) -> dict[str, Path]:
     """Write ``outcomes.json``, ``results.csv``, ``results.json`` and ``results.parquet`` (the
-    tidy table) into ``out_dir`` as one set: all four change together or none does (see
+    tidy table; only with pyarrow) into ``out_dir`` as one set: all change together or none
+    does (see
     :func:`pflbounds.running.atomic.replace_folder`). ``out_dir`` must be new or hold only
     result files (else :class:`~pflbounds.running.atomic.OutputError`, a ``ValueError``);
     missing parents are created when ``parents`` is True. Returns the paths by name."""
     out = Path(out_dir)
-    replace_folder(out, lambda tmp: write_results(outcomes, tmp, provenance), RESULT_FILES,
-                   parents=parents, carry=report_files(out))
-    return {"outcomes": out / OUTCOMES_FILE, "csv": out / CSV_FILE, "table": out / TABLE_FILE,
-            "parquet": out / PARQUET_FILE}
+    replace_folder(out, lambda tmp: write_results(outcomes, tmp, provenance, skipped),
+                   RESULT_FILES, parents=parents, carry=report_files(out))
+    paths = {"outcomes": out / OUTCOMES_FILE, "csv": out / CSV_FILE, "table": out / TABLE_FILE,
+             "parquet": out / PARQUET_FILE}
+    if not parquet_available():
+        del paths["parquet"]
+    return paths
 
 
 MAX_OUTCOMES_BYTES = 2 * 10**9
@@ -291,6 +317,25 @@ def _outcome(p: Path, n: int, d: Any) -> Outcome:
         return Outcome.from_dict(d)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ResultsError(f"{where} has a bad value: {exc}") from None
+
+
+def load_skipped(out_dir: str | Path) -> dict[str, str]:
+    """The checks a saved run skipped, with why (check id -> reason); empty for a file
+    written before runs recorded them, or one that cannot be read (:func:`load_outcomes`
+    names that)."""
+    p = Path(out_dir)
+    if p.is_dir():
+        p = p / OUTCOMES_FILE
+    try:
+        if p.stat().st_size > MAX_OUTCOMES_BYTES:
+            return {}
+        doc = json.loads(p.read_bytes().decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    items = doc.get("skipped", []) if isinstance(doc, dict) else []
+    return {str(d["check_id"]): str(d.get("reason", "")) for d in items
+            if isinstance(d, dict) and isinstance(d.get("check_id"), str)} \
+        if isinstance(items, list) else {}
 
 
 def load_outcomes(out_dir: str | Path) -> list[Outcome]:

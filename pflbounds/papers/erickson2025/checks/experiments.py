@@ -282,7 +282,8 @@ def _syn(cid: str, title: str, kind: CheckKind, expected: Verdict, measure, desc
     return Check(P + cid, title, kind, expected, _ordering(measure, "synthetic"),
                  grid=(SYN,), quick_grid=(SYN_QUICK,) if quick else None, engine="exact",
                  rel_tol=0.0, result_id=P + claim, form="printed", plot=plot,
-                 xlabel="comparison", ylabel=ylabel, description=desc)
+                 xlabel="comparison", ylabel=ylabel, description=desc,
+                 requires=("jax",) if SYN["backend"] == "jax" else ())
 
 
 def _dig(cid: str, title: str, expected: Verdict, other: str, desc: str, plot=None) -> Check:
@@ -292,7 +293,8 @@ def _dig(cid: str, title: str, expected: Verdict, other: str, desc: str, plot=No
         lambda o: (_col(o, "accuracy", "Karula", dig.METHODS),
                    _col(o, "accuracy", other, dig.METHODS)), "digits"),
         grid=(DIG,), engine="exact", rel_tol=0.0, result_id=P + "section5_2", form="printed",
-        plot=plot, xlabel="comparison", ylabel="test accuracy", description=desc)
+        plot=plot, xlabel="comparison", ylabel="test accuracy", description=desc,
+        requires=("digits",))
 
 
 CHECKS = [

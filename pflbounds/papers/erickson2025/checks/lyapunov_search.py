@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.karula import all_subset_masks, karula_estimate
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, requiring
 from pflbounds.checking.evidence import EvidenceError
 from pflbounds.papers.erickson2025.checks.lemmas import lyapunov_weights
 from pflbounds.problems.pairwise_constraints import max_violation, pair_index
@@ -177,7 +177,7 @@ def simulate_p11_printed(p: Mapping[str, Any], R: int, seed: np.random.SeedSeque
             "m": m, "theta": theta, "phi": phi, "rho": rho}
 
 
-CHECKS = [
+CHECKS = requiring(("jax",), [
     Check(
         "erickson2025.P11_printed",
         "Erratum: one Lyapunov step with the printed weights fails (n = 30, s = 2)",
@@ -198,4 +198,4 @@ CHECKS = [
                     "at n = 30 (s >= 6): the same search with the corrected weights finds "
                     "violating states too (evidence recursion_best), so no weights of this "
                     "proof cover s = 2 there."),
-]
+])

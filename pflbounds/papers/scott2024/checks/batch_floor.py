@@ -31,12 +31,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import jax
 import numpy as np
-from jax.flatten_util import ravel_pytree
 
-from pflbounds.algorithms import pefll
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, requiring
+from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.checks.training import (
     _keys,
     _pts,
@@ -47,6 +45,10 @@ from pflbounds.papers.scott2024.checks.training import (
 )
 from pflbounds.problems.populations import LowRankInstance
 from pflbounds.reporting.figure_specs import figure, series
+
+jax = lazy_module("jax", "scott2024's networks")
+pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
+jfu = lazy_module("jax.flatten_util", "scott2024's networks")
 
 P = "scott2024."
 _BATCH_DRAWS = 16
@@ -64,7 +66,7 @@ def batch_moments(inst: LowRankInstance, b: int) -> np.ndarray:
 def linear_factors(arch: pefll.Architecture, like: dict, flat: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """(H, A) of the linear-linear networks from flattened iterates: (E, p, l), (E, l, p)."""
-    _, unravel = ravel_pytree(like)
+    _, unravel = jfu.ravel_pytree(like)
     trees = [unravel(e) for e in flat]
     H = np.stack([np.asarray(t["h"][0]["W"]) for t in trees])
     A = np.stack([np.asarray(t["v"][0]["W"]) for t in trees])
@@ -198,7 +200,7 @@ def plot_p3(outcome) -> list[dict]:
     return [fig, table]
 
 
-CHECKS = [
+CHECKS = requiring(("jax",), [
     Check(
         P + "P3", "Batch descriptors: the plateau stays below Theorem 3.1's floor and falls "
         "with b", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p3,
@@ -212,4 +214,4 @@ CHECKS = [
                     "of ||grad F(eta_t)||^2 over t >= T/2 against 8 b1^2 sigma_2^2/b + 14 L1^2 "
                     "b2^2 sigma_3^2/b (the printed form at T = inf), sigma_2^2 and sigma_3^2 "
                     "exact over the batch draw, max over clients and recorded iterates."),
-]
+])

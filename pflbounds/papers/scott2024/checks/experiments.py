@@ -26,23 +26,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from pflbounds.algorithms import pefll
-from pflbounds.algorithms.client_models import Softmax
-from pflbounds.algorithms.hypernetworks import (
-    key_of,
-    linear_embedding,
-    mlp_embedding,
-    mlp_hypernetwork,
-)
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, requiring
+from pflbounds.extras import lazy_jit, lazy_module
 from pflbounds.problems.populations import LabelShift, label_shift_risk
+
+jax = lazy_module("jax", "scott2024's networks")
+jnp = lazy_module("jax.numpy", "scott2024's networks")
+pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
+models = lazy_module("pflbounds.algorithms.client_models", "scott2024's networks")
+hn = lazy_module("pflbounds.algorithms.hypernetworks", "scott2024's networks")
 
 P = "scott2024."
 METHODS = ("Local", "FedAvg", "FedAvg+FT", "pFedHN", "PeFLL")
@@ -77,7 +73,7 @@ class Setting:
     points, the descriptor size l = 1 + n_total/4 and the training configuration."""
 
     pop: LabelShift
-    model: Softmax
+    model: models.Softmax
     seen: pefll.ClientData
     new: pefll.ClientData
     pi_seen: np.ndarray
@@ -125,7 +121,7 @@ def setting(p: Mapping[str, Any], seeds: list[np.random.SeedSequence]) -> Settin
     C, n = pop.classes, int(p["n"])
     d_seen, d_new = stack_clients(seen, C), stack_clients(new, C)
     m = d_seen.x.shape[2]
-    return Setting(pop, Softmax(pop.p, C), d_seen, d_new, np.stack([c.pi for c in seen]),
+    return Setting(pop, models.Softmax(pop.p, C), d_seen, d_new, np.stack([c.pi for c in seen]),
                    np.stack([c.pi for c in new]), present_labels(d_seen.y, C),
                    present_labels(d_new.y, C), tests, 1 + (n + d_new.x.shape[1]) // 4,
                    train_config(p, n, m))
@@ -136,15 +132,15 @@ def pefll_architecture(st: Setting, p: Mapping[str, Any], hidden: int | None = N
     """PeFLL with a tanh MLP hypernetwork (``hidden`` layers, default p["hidden"]) and an
     embedding network on (x, one-hot y): ``"mlp"`` (one hidden tanh layer) or ``"linear"``."""
     q = st.pop.p + st.pop.classes
-    embed = (mlp_embedding(q, st.l, int(p["width"])) if embedding == "mlp"
-             else linear_embedding(q, st.l))
-    hyper = mlp_hypernetwork(st.l, st.model.d, int(p["width"]),
+    embed = (hn.mlp_embedding(q, st.l, int(p["width"])) if embedding == "mlp"
+             else hn.linear_embedding(q, st.l))
+    hyper = hn.mlp_hypernetwork(st.l, st.model.d, int(p["width"]),
                              int(p["hidden"]) if hidden is None else hidden)
     return pefll.Architecture("pefll", st.model, hyper, embed, l=st.l)
 
 
-@partial(jax.jit, static_argnums=0)
-def _class_errors(model: Softmax, thetas: jax.Array, tests: jax.Array, masks: jax.Array):
+@lazy_jit(static_argnums=0)
+def _class_errors(model: models.Softmax, thetas: jax.Array, tests: jax.Array, masks: jax.Array):
     """Error rate of every seed's and client's model on the held-out points of each class
     (seeds, clients, classes); classes outside a client's mask are never predicted (label
     masking, App. A.3; an all-True mask is the plain argmax)."""
@@ -160,7 +156,7 @@ def _class_errors(model: Softmax, thetas: jax.Array, tests: jax.Array, masks: ja
         thetas, tests, masks)
 
 
-def client_risks(model: Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray,
+def client_risks(model: models.Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray,
                  masks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per seed and client: risk and standard error under the client's label mixture."""
     if masks is None:
@@ -169,7 +165,7 @@ def client_risks(model: Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.n
     return label_shift_risk(e, pis, PER_CLASS)
 
 
-def mean_risk(model: Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray,
+def mean_risk(model: models.Softmax, thetas: jax.Array, tests: np.ndarray, pis: np.ndarray,
               masks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per seed: the mean risk over clients and its standard error (seeds,)."""
     r, s_ = client_risks(model, thetas, tests, pis, masks)
@@ -190,7 +186,7 @@ def local_thetas(st: Setting, p: Mapping[str, Any], data: pefll.ClientData) -> j
 
 def method_keys(seed: np.random.SeedSequence, S: int, k: int = 5) -> jax.Array:
     """(S, k) JAX keys: one per method and seed."""
-    return jax.vmap(lambda s: jax.random.split(s, k))(jax.random.split(key_of(seed), S))
+    return jax.vmap(lambda s: jax.random.split(s, k))(jax.random.split(hn.key_of(seed), S))
 
 
 def run_table1(p: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[str, np.ndarray]:
@@ -287,7 +283,7 @@ def simulate_p13(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     S = int(p["seeds"])
     pop, seen, new, _ = _populations(p, seed.spawn(S))
     C, n = pop.classes, int(p["n"])
-    model = Softmax(pop.p, C)
+    model = models.Softmax(pop.p, C)
     d_seen, d_new = stack_clients(seen, C), stack_clients(new, C)
     pi_seen = np.stack([c.pi for c in seen])
     pi_new = np.stack([c.pi for c in new])
@@ -298,10 +294,10 @@ def simulate_p13(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
                             beta=float(p["beta"]), b=min(32, m), lam_h=float(p["lam"]),
                             lam_v=float(p["lam"]), lam_theta=float(p["lam_theta"]),
                             server_lr=float(p["server_lr"]))
-    embed = mlp_embedding(pop.p + C, l, int(p["width"]))
-    arch = pefll.Architecture("pefll", model, mlp_hypernetwork(l, model.d, int(p["width"]),
+    embed = hn.mlp_embedding(pop.p + C, l, int(p["width"]))
+    arch = pefll.Architecture("pefll", model, hn.mlp_hypernetwork(l, model.d, int(p["width"]),
                                                                int(p["hidden"])), embed, l=l)
-    key = key_of(seed)
+    key = hn.key_of(seed)
     eta = jax.vmap(lambda k: arch.init(k, n))(jax.random.split(key, S))
     dpi = np.linalg.norm(pi_new[:, :, None] - pi_seen[:, None], axis=-1)
     desc = jax.jit(jax.vmap(lambda e, z: jax.vmap(
@@ -354,7 +350,7 @@ def _table1_check(name: str, title: str, expected: Verdict, ns: tuple[int, ...],
                  description=description)
 
 
-CHECKS = [
+CHECKS = requiring(("jax",), [
     _table1_check(
         "table1", "Table 1 (synthetic): PeFLL's seen and unseen risk at most FedAvg's",
         Verdict.HOLDS, (90, 450), 300,
@@ -391,4 +387,4 @@ CHECKS = [
                     "initialisation. Expected HOLDS: it rises from 0.77 to 0.88 in 1000 rounds "
                     "(server step 0.3; with a server step of 1 training was unstable and the "
                     "correlation fell)."),
-]
+])

@@ -24,20 +24,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from pflbounds.algorithms import pefll
-from pflbounds.algorithms.client_models import Softmax
-from pflbounds.algorithms.hypernetworks import sqnorm
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, requiring
+from pflbounds.extras import lazy_jit, lazy_module
 from pflbounds.papers.scott2024.checks import experiments as ex
 from pflbounds.papers.scott2024.checks.population_b import theorem32_terms
 from pflbounds.problems.populations import LabelShift, LabelShiftClients
+
+jax = lazy_module("jax", "scott2024's networks")
+jnp = lazy_module("jax.numpy", "scott2024's networks")
+pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
+models = lazy_module("pflbounds.algorithms.client_models", "scott2024's networks")
+hn = lazy_module("pflbounds.algorithms.hypernetworks", "scott2024's networks")
 
 P = "scott2024."
 SYNTH = "synthetic, small: population C, not the paper's CIFAR/FEMNIST numbers"
@@ -130,7 +131,7 @@ def simulate_fig4(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) ->
                                         np.concatenate([g.pi for g in groups])))
         tests.append(pop.test_points(mu, ex.PER_CLASS, rng))
     d_seen, d_new = ex.stack_clients(seen, C), ex.stack_clients(new, C)
-    st = ex.Setting(pop, Softmax(pop.p, C), d_seen, d_new, np.stack([c.pi for c in seen]),
+    st = ex.Setting(pop, models.Softmax(pop.p, C), d_seen, d_new, np.stack([c.pi for c in seen]),
                     np.stack([c.pi for c in new]), ex.present_labels(d_seen.y, C),
                     ex.present_labels(d_new.y, C), np.stack(tests), 1 + n // 4,
                     ex.train_config(p, n, m))
@@ -222,7 +223,7 @@ def plot_table7(outcome) -> list[dict]:
 
 
 # ------------------------------------------------------------------------------ Table 8
-@partial(jax.jit, static_argnums=(0, 4))
+@lazy_jit(static_argnums=(0, 4))
 def _stochastic_emp(arch: pefll.Architecture, eta: dict, data: pefll.ClientData,
                     alphas: jax.Array, draws: int, key: jax.Array):
     """Theorem 3.2's stochastic predictor on the observed clients (one seed): for each
@@ -259,7 +260,7 @@ def theorem32_bound(arch: pefll.Architecture, eta: dict, data: pefll.ClientData,
     grid = np.array([(a, b) for a in p["alpha_net"] for b in p["alpha_theta"]], dtype=float)
     emp, th2 = map(np.asarray, _stochastic_emp(arch, eta, pefll.as_jax(data), jnp.asarray(grid),
                                                int(p["draws"]), key))
-    eh2, ev2 = float(sqnorm(eta["h"])), float(sqnorm(eta["v"]))
+    eh2, ev2 = float(hn.sqnorm(eta["h"])), float(hn.sqnorm(eta["v"]))
     conf = float(p["delta"]) / len(grid)
     vals = np.empty(len(grid))
     for g, (a_net, a_theta) in enumerate(grid):
@@ -461,7 +462,7 @@ def _check(name: str, title: str, kind: CheckKind, expected: Verdict, sim, plot,
                  ylabel=ylabel, description=description)
 
 
-CHECKS = [
+CHECKS = requiring(("jax",), [
     _check("table2", "Table 2 (synthetic): unlabelled descriptors, PeFLL's unseen risk at most "
            "FedAvg's", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_table2, plot_table2,
            _A, "Population C, Dir(0.3), embedding network on x only: PeFLL's mean unseen-client "
@@ -519,4 +520,4 @@ CHECKS = [
            "a 55-parameter softmax model; the paper's 2x assumes them of comparable size), "
            "so its first checkpoint has already sent 5x the floats of FedAvg's whole run.",
            "round"),
-]
+])

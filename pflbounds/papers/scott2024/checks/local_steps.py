@@ -18,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.algorithms import pefll
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, requiring
+from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.checks.training import _keys, _pts, config, fixed_start, setup
 from pflbounds.reporting.figure_specs import figure, series
+
+pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
 
 P = "scott2024."
 KS = (1, 2, 5, 10)
@@ -88,7 +90,7 @@ _P15: dict[str, Any] = dict(engine="mc", replicas=8, block_size=8, x_param="k",
                            xlabel="k (local steps)",
                            ylabel="(1/T) sum_t ||grad F(eta_t)||^2")
 
-CHECKS = [
+CHECKS = requiring(("jax",), [
     Check(
         P + "P15_minibatch", "Local steps, sigma_1-dominated (local minibatch 1): the average "
         "squared gradient norm falls with k, at most like 1/k (weak prediction, reported)",
@@ -116,4 +118,4 @@ CHECKS = [
                     "clients' heterogeneity gamma_G^2 remains): 'k should matter little' read "
                     "as a log-log slope within [-1/4, 1/4] (at most a factor 10^(1/4) = 1.8 "
                     "from k = 1 to 10)."),
-]
+])

@@ -16,14 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from pflbounds.algorithms import pefll
-from pflbounds.algorithms.client_models import BinaryLogistic
-from pflbounds.algorithms.hypernetworks import key_of, linear_embedding, linear_hypernetwork
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, requiring
+from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.checks.population_b import (
     NoisyHalfspaces,
     _psi,
@@ -32,6 +28,12 @@ from pflbounds.papers.scott2024.checks.population_b import (
     population,
 )
 from pflbounds.reporting.figure_specs import figure, series
+
+jax = lazy_module("jax", "scott2024's networks")
+jnp = lazy_module("jax.numpy", "scott2024's networks")
+pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
+models = lazy_module("pflbounds.algorithms.client_models", "scott2024's networks")
+hn = lazy_module("pflbounds.algorithms.hypernetworks", "scott2024's networks")
 
 P = "scott2024."
 ALPHA_NET12 = (1e-3, 1e-2, 1e-1, 1.0, 10.0)
@@ -77,9 +79,9 @@ def simulate_p12(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     X = np.stack([d[1] for d in draws])
     Y = np.stack([d[2] for d in draws])
     data = pefll.ClientData(jnp.asarray(Y[..., None] * X), jnp.asarray(X), jnp.asarray(Y))
-    arch = pefll.Architecture("pefll", BinaryLogistic(dim), linear_hypernetwork(l, dim),
-                              linear_embedding(dim, l))
-    keys = jax.random.split(key_of(kids[R]), R)
+    arch = pefll.Architecture("pefll", models.BinaryLogistic(dim), hn.linear_hypernetwork(l, dim),
+                              hn.linear_embedding(dim, l))
+    keys = jax.random.split(hn.key_of(kids[R]), R)
     lams = [float(v) for v in p["lams"]]
     at = lams.index(float(p["lam_grid"]))
     best = {k: np.empty((R, len(lams))) for k in (*TERMS, "er", "eta2", "theta2")}
@@ -166,7 +168,7 @@ _P12 = {"instance": 11, "p": 5, "q": 2, "l": 3, "rho": 0.05, "m": 100, "n": 200,
         "delta": 0.05, "T": 1000, "c": 10, "k": 5, "beta": 0.1,
         "lams": [0.0, 1e-3, 1e-2, 1e-1], "lam_claim": [1e-2], "lam_grid": 1e-2}
 
-CHECKS = [
+CHECKS = requiring(("jax",), [
     Check(
         P + "P12", "Regularization tightens Theorem 3.2's bound (population B, trained)",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p12, grid=(_P12,),
@@ -186,4 +188,4 @@ CHECKS = [
                     "1000, 40 draws gave -0.0047 [-0.0112, 0.0018] (INCONCLUSIVE). The bound "
                     "stays above 0.5 (the risk of a coin) and the future risk er rises with "
                     "lambda here: the bound tightens, the predictor does not improve"),
-]
+])
