@@ -3,6 +3,7 @@ the checks that test it and its errata (``pflbounds show``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pflbounds.symbolic.location import dotted_location, object_location
@@ -31,3 +32,94 @@ def locate(result_id: str) -> dict[str, Any]:
         "checks": checks,
         "errata": [{"id": e.id, "at": e.defined_at, "check": e.check_id} for e in r.errata],
     }
+
+
+DIGESTS_ENV = "PFLBOUNDS_DIGESTS"
+"""Folders (separated by the path separator) that hold the papers' digests."""
+
+
+def paper_folder(paper: str) -> Path | None:
+    """The folder of the paper package of ``paper`` (None when none is found)."""
+    import importlib.util
+
+    from pflbounds.symbolic import loader
+
+    for name in loader.paper_packages():
+        if name.rsplit(".", 1)[-1] != paper:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.submodule_search_locations:
+            return Path(next(iter(spec.submodule_search_locations)))
+    return None
+
+
+def digest_folders(paper: str) -> tuple[list[Path], bool]:
+    """Where the digest of ``paper`` is looked for, and whether that is a place it must be
+    in: the paper's own folder (a paper outside pflbounds keeps its digest there), the
+    folders of ``PFLBOUNDS_DIGESTS``, and the ``shared/papers`` folder of the project beside
+    an enclosing folder of the paper (a clone of the repository). A paper shipped with
+    pflbounds names a digest of the project's paper collection, which is not shipped: when
+    neither of the last two exists, where it is is unknown."""
+    import os
+
+    from pflbounds.symbolic import loader
+
+    home = paper_folder(paper)
+    env = [Path(p) for p in os.environ.get(DIGESTS_ENV, "").split(os.pathsep) if p]
+    shared = [] if home is None else [
+        d / "shared" / "papers" for d in home.resolve().parents
+        if (d / "shared" / "papers").is_dir()][:1]
+    folders = ([home] if home is not None else []) + env + shared
+    shipped = home is not None and home.resolve().parent == Path(
+        loader.__file__).resolve().parents[1] / "papers"
+    return folders, bool(env or shared or not shipped)
+
+
+def missing_method(dotted: str) -> str | None:
+    """Why the method ``package.module.name`` does not exist (None when it does, or when its
+    module needs an optional dependency that is not installed)."""
+    from pflbounds.extras import MissingExtra, load
+
+    module, _, name = dotted.rpartition(".")
+    if not module:
+        return f"{dotted!r} is not a dotted name (package.module.function)"
+    try:
+        mod = load(module)
+    except MissingExtra:
+        return None
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or ""
+        if missing and (module == missing or module.startswith(missing + ".")):
+            return f"no module {missing!r}"
+        return f"its module {module!r} fails to import: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a module that fails for any other reason
+        return f"its module {module!r} fails to import: {type(exc).__name__}: {exc}"
+    if not hasattr(mod, name):
+        return f"module {module!r} has no {name!r}"
+    return None
+
+
+def show_warnings(result_id: str) -> list[str]:
+    """One line for each method of the result that does not exist and for a digest of its
+    paper that is not found (``pflbounds show`` prints them on stderr)."""
+    from pflbounds.symbolic import catalog
+
+    r = catalog.get(result_id)
+    out = []
+    for dotted in catalog.algorithms_of(r.id):
+        why = missing_method(dotted)
+        if why is not None:
+            out.append(f"method {dotted} of {r.id} does not exist ({why})")
+    digest = catalog.papers().get(r.paper, {}).get("digest", "")
+    if digest:
+        folders, must = digest_folders(r.paper)
+        p = Path(digest)
+        found = p.is_file() if p.is_absolute() else any((f / p).is_file() for f in folders)
+        if not found and must:
+            where = ", ".join(str(f) for f in folders) or "no folder"
+            out.append(f"digest {digest} of paper {r.paper} does not exist (looked in "
+                       f"{where}; {DIGESTS_ENV}=DIR adds a folder)")
+    return out
