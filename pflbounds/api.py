@@ -344,14 +344,12 @@ def validate(suite: str = "quick", *, jobs: int = 1, progress: bool | str = Fals
 
 def suite_file(name: str) -> Path:
     """The suite file of a suite name: ``validation/NAME.toml`` here, else the one shipped
-    with the package."""
-    local = Path("validation") / f"{name}.toml"
-    if local.exists():
-        return local
-    from importlib import resources
+    with pflbounds, else one of a paper package
+    (:func:`pflbounds.running.suite.find_suite`); ``FileNotFoundError`` naming the suites
+    there are otherwise."""
+    from pflbounds.running.suite import SuiteNotFound, find_suite
 
-    shipped = resources.files("pflbounds") / "suites" / f"{name}.toml"
-    if shipped.is_file():
-        return Path(str(shipped))
-    raise FileNotFoundError(f"suite {name!r} not found (no validation/{name}.toml here and "
-                            "none shipped with pflbounds)")
+    try:
+        return find_suite(name)
+    except SuiteNotFound as e:
+        raise FileNotFoundError(str(e)) from None

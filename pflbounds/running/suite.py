@@ -16,6 +16,13 @@ A check selected by several entries takes the settings of the last one and keeps
 position of the first. The name names the results folder (``reports/NAME``), so it is a name:
 letters, digits, ``-``, ``_`` and ``.`` (not ``.`` or ``..``), at most 100 characters.
 A suite file is at most 1 MB of text.
+
+Suite names resolve (:func:`find_suite`) to the first of: ``validation/NAME.toml`` in the
+current folder (a local folder wins), the suites shipped with pflbounds
+(``pflbounds/suites/NAME.toml``, package data: they resolve from any folder), and
+``suites/NAME.toml`` in the folder of a paper package outside pflbounds (a paper installed
+with pip, or from ``PFLBOUNDS_PAPERS``). In a clone of the repository, ``validation/`` is a
+link to ``pflbounds/suites/``.
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ from pflbounds.limits import MAX_REPLICAS
 from pflbounds.running.cache import TaskCache
 from pflbounds.running.executor import RunSpec, Sweep, sweep
 
+LOCAL_SUITES = Path("validation")
+"""The suites folder of the current folder: its files win over the shipped ones."""
+SHIPPED_SUITES = Path(__file__).resolve().parent.parent / "suites"
+"""The suites shipped with pflbounds (package data)."""
 GRIDS = ("quick", "full")
 MAX_BYTES = 1_000_000
 """The largest suite file read (a suite lists checks: a few kB)."""
@@ -46,6 +57,68 @@ _ENTRY_KEYS = {"id", "replicas", "grid"}
 
 class SuiteError(ValueError):
     """A suite file that cannot be used; the message names the file and the problem."""
+
+
+class SuiteNotFound(SuiteError):
+    """A suite name that no suites folder holds (the message lists the suites there are)."""
+
+
+def _paper_suite_dirs() -> list[Path]:
+    """``suites/`` of every paper package outside pflbounds that has one (found without
+    importing the packages)."""
+    import importlib.util
+
+    from pflbounds.symbolic import loader
+
+    out: list[Path] = []
+    for name in loader.paper_packages():
+        if name.startswith(loader.PAPERS_PACKAGE + "."):
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        for loc in (spec.submodule_search_locations or []) if spec else []:
+            d = Path(loc) / "suites"
+            if d.is_dir() and d not in out:
+                out.append(d)
+    return out
+
+
+def suite_dirs() -> list[Path]:
+    """The folders searched for a suite name, in order (module docstring)."""
+    out = [LOCAL_SUITES] if LOCAL_SUITES.is_dir() else []
+    if SHIPPED_SUITES.is_dir() and not (
+            out and out[0].resolve() == SHIPPED_SUITES.resolve()):
+        out.append(SHIPPED_SUITES)
+    return out + [d for d in _paper_suite_dirs() if d not in out]
+
+
+def available_suites() -> dict[str, Path]:
+    """Every suite name with the file it resolves to (a local file wins)."""
+    found: dict[str, Path] = {}
+    for d in suite_dirs():
+        for f in sorted(d.glob("*.toml")):
+            found.setdefault(f.stem, f)
+    return found
+
+
+def available_text() -> str:
+    """``available suites: quick, even2022, ...`` (or that there are none)."""
+    names = available_suites()
+    if not names:
+        return "no suite files found (none in validation/ here, none shipped)"
+    return "available suites: " + ", ".join(names)
+
+
+def find_suite(name: str) -> Path:
+    """The file of suite ``name`` (module docstring); :class:`SuiteNotFound` otherwise."""
+    if _NAME.fullmatch(name) and name not in (".", ".."):
+        for d in suite_dirs():
+            f = d / f"{name}.toml"
+            if f.is_file():
+                return f
+    raise SuiteNotFound(f"suite {name!r} not found; {available_text()}")
 
 
 @dataclass(frozen=True)
@@ -186,7 +259,10 @@ def run_suite(suite: Suite, jobs: int = 1, progress: bool | str = True,
 def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
                 multiplicity: str = "holm", scheduler: Any = None,
                 cache: TaskCache | None = None) -> Sweep:
-    """:func:`run_suite` with per grid point provenance and the run's statistics."""
+    """:func:`run_suite` with per grid point provenance and the run's statistics; a check
+    that needs an extra that is not installed is skipped, with the reason
+    (:attr:`~pflbounds.running.executor.Sweep.skipped`)."""
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
     return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
-                 multiplicity=multiplicity, scheduler=scheduler, cache=cache)
+                 multiplicity=multiplicity, scheduler=scheduler, cache=cache,
+                 skip_missing=True)
