@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -273,6 +274,8 @@ def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.n
 def cmd_list(args: argparse.Namespace) -> int:
     from pflbounds.symbolic import catalog
 
+    if args.checks:
+        return _list_checks(args)
     try:
         rows = catalog.results(args.paper)
     except KeyError as e:
@@ -286,6 +289,71 @@ def cmd_list(args: argparse.Namespace) -> int:
     width = max(len(r.id) for r in rows) if rows else 10
     for r in rows:
         print(f"{r.id:<{width}}  {r.label:<36}  {str(r.kind):<14}  forms: {', '.join(r.forms)}")
+    return 0
+
+
+def check_rows(paper: str | None = None) -> list[dict[str, Any]]:
+    """One row per registered check (of one paper): its id, title, result and form, kind,
+    expected verdict, role, cost class with its basis, the extras it needs (and which are
+    missing) and whether the quick suite runs it."""
+    from pflbounds.checking import registry
+    from pflbounds.checking.cost import cost_of
+    from pflbounds.checking.vocabulary import expected_claims
+    from pflbounds.extras import missing
+
+    quick = _quick_suite_ids()
+    rows = []
+    for c in registry.all_checks(paper):
+        cost, basis = cost_of(c)
+        rows.append({"id": c.id, "title": c.title, "result": c.result_id, "form": c.form,
+                     "kind": c.kind.value, "expected": c.expected.value,
+                     "expected_claims": expected_claims(c.kind, c.form, c.expected),
+                     "role": c.role, "engine": c.engine, "cost": cost, "cost_basis": basis,
+                     "quick_suite": c.id in quick, "requires": list(c.requires),
+                     "missing": missing(c.requires)})
+    return rows
+
+
+def _quick_suite_ids() -> set[str]:
+    """The checks of the quick suite (empty when there is none or it cannot be read)."""
+    from pflbounds.running.suite import SuiteError, find_suite, load_suite
+
+    try:
+        return {c.id for c in load_suite(find_suite("quick")).checks}
+    except (SuiteError, OSError, KeyError, ValueError):
+        return set()
+
+
+def _list_checks(args: argparse.Namespace) -> int:
+    from pflbounds.extras import install_command
+    from pflbounds.symbolic import catalog
+
+    if args.paper is not None and args.paper not in catalog.papers():
+        raise CliError(f"unknown paper {args.paper!r}; papers: "
+                       f"{', '.join(sorted(catalog.papers()))}")
+    rows = check_rows(args.paper)
+    if args.json:
+        _print_json(rows)
+        return 0
+    from pflbounds.checking.vocabulary import claims_text
+
+    width = max((len(r["id"]) for r in rows), default=10)
+    rw = max((len(r["result"] or "-") for r in rows), default=6)
+    print(f"{'check':<{width}}  {'result':<{rw}}  {'kind':<22}  {'role':<7}  {'cost':<7}  "
+          f"{'quick':<5}  {'needs':<6}  expects")
+    for r in rows:
+        needs = ", ".join(r["requires"]) or "-"
+        print(f"{r['id']:<{width}}  {r['result'] or '-':<{rw}}  {r['kind']:<22}  "
+              f"{r['role']:<7}  {r['cost']:<7}  {'yes' if r['quick_suite'] else '-':<5}  "
+              f"{needs:<6}  {claims_text(r['expected_claims'])}")
+    print(f"{len(rows)} checks. cost: of the full grid, cheap (seconds), minutes or long (an "
+          "hour or more; --json gives the basis); quick: in the quick suite (`pflbounds check "
+          "ID --quick` runs its quick grid)")
+    gone = sorted({m for r in rows for m in r["missing"]})
+    if gone:
+        print("not installed: " + "; ".join(
+            f"{m} ({install_command(m)}) for {sum(m in r['missing'] for r in rows)} checks"
+            for m in gone))
     return 0
 
 
@@ -377,6 +445,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     }
     if args.json:
         _print_json(doc)
+        _show_warnings(r.id)
         return 0
     print(f"{r.id} — {r.label} ({r.kind}; {r.source})")
     print(f"  {r.statement}")
@@ -404,7 +473,16 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"\n  erratum {e['id']}: {e['what']}\n      fix: {e['fix']}"
               + (f"\n      check: {e['check']}" if e["check"] else ""))
     _print_where(doc["where"])
+    _show_warnings(r.id)
     return 0
+
+
+def _show_warnings(result_id: str) -> None:
+    """A line on stderr for a method or a digest that does not exist (exit status 0)."""
+    from pflbounds.locate import show_warnings
+
+    for line in show_warnings(result_id):
+        print(f"pflbounds show: warning: {line}", file=sys.stderr)
 
 
 def _print_where(where: dict[str, Any]) -> None:
@@ -589,6 +667,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     except KeyError as e:
         ids = [c.id for c in registry.all_checks()]
         raise CliError(_with_paper_hint(str(e.args[0]), "check id", args.check_id, ids)) from None
+    from pflbounds.running.executor import require_extras
+
+    require_extras(check)  # MissingExtra: one line naming the pip install to run
     if args.replicas is not None and not check.deterministic:
         from pflbounds.limits import LimitError, check_replicas
 
@@ -616,14 +697,10 @@ def _print_outcomes(outcomes) -> None:
         print(outcome_line(o, width))
 
 
-SUITES_DIR = Path("validation")
-
-
 def _available_suites() -> str:
-    found = sorted(SUITES_DIR.glob("*.toml"))
-    if not found:
-        return f"no suite files in {SUITES_DIR}/ here"
-    return "available suites: " + ", ".join(f"{f.stem} ({f})" for f in found)
+    from pflbounds.running.suite import available_text
+
+    return available_text()
 
 
 def _results_not_suite(p: Path) -> CliError:
@@ -643,9 +720,13 @@ def _results_not_suite(p: Path) -> CliError:
 
 
 def _suite_path(name: str | None) -> Path:
-    if name is None:
-        return SUITES_DIR / "quick.toml"
+    """A suite file: ``name`` itself when it is a file, else the file of the suite name
+    (``validation/NAME.toml`` here, else the shipped suite; default quick)."""
     from pflbounds.running.results import OUTCOMES_FILE
+    from pflbounds.running.suite import SuiteNotFound, find_suite
+
+    if name is None:
+        name = "quick"
 
     p = Path(name)
     if p.is_dir():
@@ -657,10 +738,10 @@ def _suite_path(name: str | None) -> Path:
         raise _results_not_suite(p)
     if p.exists():
         return p
-    alt = SUITES_DIR / f"{name}.toml"
-    if alt.exists():
-        return alt
-    raise CliError(f"suite {name!r} not found; {_available_suites()}")
+    try:
+        return find_suite(name)
+    except SuiteNotFound as e:
+        raise CliError(str(e)) from None
 
 
 def _run_suite(path: Path, args: argparse.Namespace):
@@ -740,6 +821,7 @@ def _sweep(args: argparse.Namespace, run):
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from pflbounds.checking.vocabulary import summary_line
     from pflbounds.running.atomic import OutputError
     from pflbounds.running.results import check_results_folder, save_outcomes
     from pflbounds.running.suite import sweep_suite
@@ -758,7 +840,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
     outcomes = run.outcomes
     try:
-        save_outcomes(outcomes, out, run.provenance, parents=not args.out)
+        save_outcomes(outcomes, out, run.provenance, parents=not args.out,
+                      skipped=run.skipped)
     except OutputError as e:
         raise CliError(f"{label}{e}") from None
     except OSError as e:
@@ -771,16 +854,28 @@ def cmd_validate(args: argparse.Namespace) -> int:
         _print_json({"suite": suite.name, "out": str(out),
                      "outcomes": [o.to_dict() for o in outcomes],
                      "unexpected": [o.check_id for o in bad],
+                     "skipped": [{"check_id": k, "reason": v} for k, v in run.skipped.items()],
+                     "summary": summary_line(outcomes, run.skipped),
                      "tasks": {"total": st.tasks, "cached": st.cached, "computed": st.computed,
                                "failed": st.failed, "warned": st.warned,
                                "seconds": st.seconds},
                      "cache": None if cache is None else str(cache.root)})
     else:
-        _print_outcomes(outcomes)
+        if outcomes:
+            _print_outcomes(outcomes)
+        _print_skipped(run.skipped)
         print(_run_stats_line(st, cache))
         print(f"{len(outcomes) - len(bad)}/{len(outcomes)} verdicts as expected; "
               f"results in {out}")
+        print(summary_line(outcomes, run.skipped))
     return EXIT_UNEXPECTED if bad else 0
+
+
+def _print_skipped(skipped: dict[str, str]) -> None:
+    """One line per check skipped for a missing extra, with the reason."""
+    width = max((len(k) for k in skipped), default=0)
+    for cid, why in skipped.items():
+        print(f"-- {cid:<{width}}  skipped: {why.removeprefix(f'check {cid} ')}")
 
 
 def _cache_stale(cache) -> tuple[dict[str, str | None], object]:
@@ -867,6 +962,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         src = args.source
         if src is not None and (Path(src).is_dir() or Path(src).name == "outcomes.json"):
             outcomes, suite_name, results = _report_results(Path(src)), _report_name(src), src
+            from pflbounds.running.results import load_skipped
+
+            skipped = load_skipped(Path(src))
             suite = None
             # the papers the outcomes come from (all of them for an audit chapter), so
             # that a broken one is named before any work
@@ -899,12 +997,35 @@ def cmd_report(args: argparse.Namespace) -> int:
             multiplicity = "per-check" if getattr(args, "per_check", False) else "holm"
             _, run = _sweep(args, lambda **kw: sweep_suite(
                 suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
-            outcomes = run.outcomes
-        return _report_write(args, outcomes, suite, suite_name, results, out, save, audit)
+            outcomes, skipped = run.outcomes, run.skipped
+            _print_skipped(skipped)
+        return _report_write(args, outcomes, suite, suite_name, results, out, save, audit,
+                             skipped)
     except KeyboardInterrupt:
         where = f"; {out} and its figures are as they were" if out is not None else ""
         print(f"pflbounds report: interrupted{where}", file=sys.stderr)
         return 130
+
+
+def cmd_new_paper(args: argparse.Namespace) -> int:
+    """Write the skeleton of a paper package (:mod:`pflbounds.newpaper`)."""
+    from pflbounds.newpaper import NewPaperError, write_skeleton
+    from pflbounds.symbolic import catalog, loader
+
+    papers = set(catalog.papers()) | {n.rsplit(".", 1)[-1] for n in loader.paper_packages()}
+    folder = Path(args.dir) if args.dir else Path(".")
+    try:
+        files = write_skeleton(args.name, folder, papers)
+    except NewPaperError as e:
+        raise CliError(str(e)) from None
+    pkg = files[0].parent
+    inside = pkg.resolve().parent == Path(loader.__file__).resolve().parents[1] / "papers"
+    env = "" if inside else f"PFLBOUNDS_PAPERS={pkg.parent} "
+    print(f"wrote {pkg}{os.sep}: " + ", ".join(str(f.relative_to(pkg)) for f in files))
+    print(f"  {env}pflbounds show {args.name}.theorem1")
+    print(f"  {env}pflbounds validate {args.name}")
+    print(f"  python -m pytest {pkg}")
+    return 0
 
 
 def _report_name(src: str) -> str:
@@ -998,7 +1119,9 @@ def _report_check_results_folder(data_dir: Path) -> None:
         raise CliError(f"the results beside the report go to {e}") from None
 
 
-def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) -> int:
+def _report_write(args, outcomes, suite, suite_name, results, out, save, audit,
+                  skipped: dict[str, str]) -> int:
+    from pflbounds.checking.vocabulary import summary_line
     from pflbounds.reporting.assemble import build_report, data_command
     from pflbounds.reporting.pdf import ReportFolderError, write_report
     from pflbounds.running.atomic import OutputError
@@ -1007,7 +1130,7 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
     data_dir = out.with_suffix("")
     if save:
         try:
-            save_outcomes(outcomes, data_dir, parents=False)
+            save_outcomes(outcomes, data_dir, parents=False, skipped=skipped)
         except OutputError as e:
             raise CliError(f"the results beside the report go to {e}") from None
         except OSError as e:
@@ -1020,7 +1143,7 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
     made_by = data_command(outcomes, results or data_dir,
                            suites_dir=suite.path.parent if suite and suite.path else "validation")
     report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
-                          data_command_line=made_by, detail=detail)
+                          data_command_line=made_by, detail=detail, skipped=skipped)
     try:
         pdf = write_report(report, out, RESULT_FILES)
     except ReportFolderError as e:
@@ -1029,6 +1152,7 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit) 
         raise CliError(f"cannot write the report to {out} ({e.strerror or e}); {out} and its "
                        "figures are as they were") from None
     print(f"wrote {pdf}")
+    print(summary_line(outcomes, skipped))
     return 0
 
 
@@ -1114,8 +1238,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"pflbounds {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    s = sub.add_parser("list", help="list encoded results")
+    s = sub.add_parser("list", help="list encoded results (or, with --checks, the checks)")
     s.add_argument("--paper", help="only this paper's results (a paper id such as even2022)")
+    s.add_argument("--checks", action="store_true",
+                   help="list the checks instead: result, kind, expected verdict, role, cost "
+                        "class (cheap, minutes, long) and the extras each needs")
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_list)
 
@@ -1203,6 +1330,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "a block for every other claim and each check's seed and hash")
     s.set_defaults(func=cmd_report)
 
+    s = sub.add_parser("new-paper", help="write the skeleton of a new paper package")
+    s.add_argument("name", metavar="NAME",
+                   help="the paper id: a Python identifier that is not already a paper "
+                        "(e.g. doe2099)")
+    s.add_argument("--dir", metavar="DIR",
+                   help="the folder to write DIR/NAME/ in (default: the current folder); "
+                        "pflbounds/papers in a clone adds the paper to the tree; nothing "
+                        "existing is overwritten")
+    s.set_defaults(func=cmd_new_paper)
+
     s = sub.add_parser("cache", help="show or clear the task cache")
     s.add_argument("action", choices=("info", "clear"),
                    help="info: what the cache holds; clear: remove stored tasks (and, "
@@ -1271,6 +1408,7 @@ def _main(argv: Sequence[str] | None) -> int:
     from pflbounds.threads import prefer_one_thread
 
     prefer_one_thread()
+    from pflbounds.extras import MissingExtra
     from pflbounds.symbolic.evaluate import HypothesisError, InputError
     from pflbounds.symbolic.loader import PaperLoadError, load_for_result, load_papers
 
@@ -1282,12 +1420,16 @@ def _main(argv: Sequence[str] | None) -> int:
         elif args.command == "report":
             pass  # cmd_report loads the papers its source names (all of them for a suite)
         else:
-            load_papers(checks=args.command in ("check", "validate", "report", "audit"))
+            load_papers(checks=args.command in ("check", "validate", "report", "audit")
+                        or bool(getattr(args, "checks", False)))
         return int(args.func(args) or 0)
     except (CliError, HypothesisError, InputError) as e:
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as e:  # domain errors raised by constants and matrix validation
+        print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MissingExtra as e:  # an optional dependency: name the pip install to run
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except PaperLoadError as e:  # a broken paper package: name it, never hide it

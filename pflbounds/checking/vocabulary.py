@@ -43,6 +43,7 @@ __all__ = [
     "form_names",
     "outcome_line",
     "printed_side",
+    "summary_line",
 ]
 
 CLAIM_VERDICTS: dict[str, str] = {
@@ -228,3 +229,41 @@ def outcome_line(outcome: Any, width: int = 0) -> str:
     except Exception:  # noqa: BLE001 - a summary line never stops the command
         extra = ""
     return f"{mark}{outcome.check_id:<{width}}  {text}{extra}  {outcome.detail}"
+
+
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def summary_line(outcomes: Any, skipped: Mapping[str, str] | None = None) -> str:
+    """The one-line verdict summary that ends ``validate`` and ``report``: how many checks,
+    how many show their claim holding, failing as printed (as expected), inconclusive as
+    expected, the regressions (a verdict other than the expected one) and the checks
+    skipped for a missing extra, e.g. ``130 checks: 90 claims hold, 29 fail as printed (as
+    expected), 0 regressions``."""
+    outcomes = list(outcomes)
+    skipped = dict(skipped or {})
+    hold = fail = inconclusive = error = regressions = 0
+    for o in outcomes:
+        v = Verdict(o.verdict)
+        if not o.as_expected:
+            regressions += 1
+        elif v in (Verdict.HOLDS, Verdict.NOT_CONFIRMED):
+            hold += 1
+        elif v in (Verdict.VIOLATED, Verdict.CONFIRMED):
+            fail += 1
+        elif v is Verdict.INCONCLUSIVE:
+            inconclusive += 1
+        else:
+            error += 1
+    parts = [_n(hold, "claim holds", "claims hold"),
+             f"{fail} fail as printed (as expected)"]
+    if inconclusive:
+        parts.append(f"{inconclusive} inconclusive (as expected)")
+    if error:
+        parts.append(f"{error} errors (as expected)")
+    parts.append(_n(regressions, "regression", "regressions"))
+    if skipped:
+        extras = sorted({re.sub(r".*: ", "", why) for why in skipped.values()})
+        parts.append(f"{len(skipped)} skipped for a missing extra ({'; '.join(extras)})")
+    return f"{_n(len(outcomes) + len(skipped), 'check', 'checks')}: " + ", ".join(parts)

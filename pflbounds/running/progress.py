@@ -5,7 +5,9 @@
   computed so far (cached tasks take no time and do not skew it). It appears after
   :data:`DELAY` seconds, so short runs stay quiet.
 * ``lines`` (a log, a pipe, or ``--json``): one line per check when its last task ends, with
-  the run's totals and the time left.
+  the run's totals and the time left; in a long check, a line when a task ends at least
+  :data:`LINE_EVERY` seconds after the last line (so that ``check`` of one long check shows
+  progress too).
 * ``auto``: ``bar`` when stderr is a terminal, else nothing (the library default).
 """
 
@@ -22,6 +24,8 @@ from pflbounds.running.tasks import Task
 MODES = ("auto", "bar", "lines", "none")
 DELAY = 2.0
 """Seconds before a progress bar appears."""
+LINE_EVERY = 10.0
+"""Seconds between two progress lines within a check (``lines`` mode)."""
 
 
 def _clock(seconds: float) -> str:
@@ -47,6 +51,7 @@ class Progress:
         self.left: Counter[str] = Counter()
         self.per_check: dict[str, list[int]] = {}
         self.t0 = time.perf_counter()
+        self.last_line = self.t0
 
     def _out(self) -> TextIO:
         return self.stream if self.stream is not None else sys.stderr
@@ -60,7 +65,7 @@ class Progress:
             self.per_check[t.check_id][0] += 1
         for t in cached:
             self.per_check[t.check_id][1] += 1
-        self.t0 = time.perf_counter()
+        self.t0 = self.last_line = time.perf_counter()
         mode = self.mode
         if mode == "auto":
             isatty = getattr(self._out(), "isatty", None)
@@ -93,16 +98,26 @@ class Progress:
 
     def _task_ended(self, check_id: str) -> None:
         self.left[check_id] -= 1
-        if self.left[check_id] or self.mode != "lines":
+        if self.mode != "lines":
             return
-        n, cached = self.per_check[check_id]
         done = self.cached + self.computed
         eta = self.eta()
         left = "" if eta is None or done == self.total else f", about {_clock(eta)} left"
         failed = f", {self.failed} failed" if self.failed else ""
+        now = time.perf_counter()
+        if self.left[check_id]:
+            if now - self.last_line >= LINE_EVERY:
+                n = self.per_check[check_id][0]
+                print(f"pflbounds: {check_id} {n - self.left[check_id]}/{n} tasks; "
+                      f"{done}/{self.total} tasks, {self.cached} cached{failed}{left}",
+                      file=self._out(), flush=True)
+                self.last_line = now
+            return
+        n, cached = self.per_check[check_id]
         print(f"pflbounds: {check_id} done ({n} tasks, {cached} cached); "
               f"{done}/{self.total} tasks, {self.cached} cached{failed}{left}",
               file=self._out(), flush=True)
+        self.last_line = now
 
     def close(self) -> None:
         """Remove the bar."""
