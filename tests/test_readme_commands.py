@@ -139,8 +139,11 @@ def _fresh_copy(dest: Path) -> Path:
                            check=True).stdout.decode().split("\0")
     for name in filter(None, files):
         src = ROOT / name
-        if src.is_file():
-            target = dest / name
+        target = dest / name
+        if src.is_symlink():  # validation/ -> pflbounds/suites, as a clone has it
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(os.readlink(src))
+        elif src.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
     return dest
