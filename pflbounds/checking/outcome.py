@@ -64,6 +64,38 @@ class Outcome:
         """The paper id (prefix of the check id)."""
         return self.check_id.split(".", 1)[0]
 
+    def _repr_html_(self) -> str:
+        """The outcome in Jupyter: each claim's verdict (and the expected one where it
+        differs), its ratio or the kind's statistic, and the detail."""
+        import html
+
+        from pflbounds.checking.ratio import format_ratio, kind_statistic, outcome_ratios
+        from pflbounds.checking.vocabulary import expected_claims
+
+        form = (self.config or {}).get("form")
+        claims = self.claims or derive_claims(self.kind, form, self.verdict, self.detail)
+        want = expected_claims(self.kind, form, self.expected)
+        try:
+            ratios = outcome_ratios(self)
+            stat = "" if ratios else kind_statistic(self)
+        except Exception:  # noqa: BLE001 - a display never fails on odd evidence
+            ratios, stat = {}, ""
+        e = html.escape
+        rows = []
+        for f, v in claims.items():
+            expected = want.get(f)
+            mark = "" if expected in (None, v.value) else f" (expected {e(expected)})"
+            r = ratios.get(f)
+            rows.append(f"<tr><td>{e(f)}</td><td><b>{e(v.value)}</b>{mark}</td>"
+                        f"<td>{e(format_ratio(r.ratio)) if r is not None else e(stat)}</td>"
+                        "</tr>")
+        state = "as expected" if self.as_expected else "<b>differs from what it expects</b>"
+        title = f" — {e(self.title)}" if self.title else ""
+        return (f"<div><p><code>{e(self.check_id)}</code>{title}: {state}</p>"
+                "<table><thead><tr><th>claim</th><th>verdict</th><th>ratio or statistic</th>"
+                f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+                f"<p><small>{e(self.detail)}</small></p></div>")
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict (arrays as lists, non-finite floats as "nan"/"inf"/"-inf")."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -36,6 +36,7 @@ _WHERE = {
     "compile_typst": "pdf",
     "render_pages_png": "pdf",
     "write_report": "pdf",
+    "build_report": "assemble",
     "figures_for": "outcome_figures",
 }
 

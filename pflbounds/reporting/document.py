@@ -476,6 +476,14 @@ class _Writer:
             else:
                 text = ", ".join(self._link(f.anchor, _e(f.name)) for f in names)
                 lines.append(f"*{lead}*: {text}.")
+        if s.skipped:  # checks of the run that need an extra that is not installed
+            by_why: dict[str, list[str]] = {}
+            for cid, reason in s.skipped.items():
+                by_why.setdefault(re.sub(r"^check \S+ ", "", reason), []).append(
+                    cid.split(".", 1)[-1])
+            lines.append("*Skipped, not run*: " + "; ".join(
+                f"{_e(', '.join(ids))} #muted[({_e(why)})]" for why, ids in by_why.items())
+                + ".")
         sev = Counter(e.severity for e in s.errata)
         status = Counter(e.status for e in s.errata if e.severity == "substantive")
         if s.errata:
