@@ -316,30 +316,47 @@ def check(check_id: str, *, replicas: int | None = None, quick: bool = False, se
 
 
 class Outcomes(list):
-    """The outcomes of a suite, in order; renders as a verdict table in Jupyter."""
+    """The outcomes of a suite, in order; ``skipped``: the checks that did not run, with why
+    (an extra that is not installed). Renders as a verdict table in Jupyter."""
+
+    def __init__(self, outcomes: Sequence[Any] = (),
+                 skipped: Mapping[str, str] | None = None) -> None:
+        super().__init__(outcomes)
+        self.skipped = dict(skipped or {})
+
+    @property
+    def summary(self) -> str:
+        """The one-line verdict summary that ends ``pflbounds validate``."""
+        from pflbounds.checking.vocabulary import summary_line
+
+        return summary_line(self, self.skipped)
 
     def _repr_html_(self) -> str:
         rows = [{"check": o.check_id, "verdict": o.verdict.value,
                  "as expected": "yes" if o.as_expected else f"no (expected {o.expected.value})",
                  "detail": o.detail} for o in self]
-        ok = sum(o.as_expected for o in self)
-        return html_table(rows, caption=f"{ok}/{len(self)} verdicts as expected")
+        rows += [{"check": cid, "verdict": "not run", "as expected": "",
+                  "detail": f"skipped: {why}"} for cid, why in self.skipped.items()]
+        return html_table(rows, caption=self.summary)
 
 
 def validate(suite: str = "quick", *, jobs: int = 1, progress: bool | str = False,
              per_check: bool = False, cache: bool = True) -> Outcomes:
-    """Run a suite (a name such as ``"quick"`` or ``"even2022"``, or a ``.toml`` file) and
-    return its outcomes; nothing is written but the task cache."""
+    """Run a suite (a name such as ``"quick"`` or ``"even2022"``, resolved as by
+    :func:`suite_file`, or a ``.toml`` file) and return its outcomes (a check that needs a
+    missing extra is skipped: :attr:`Outcomes.skipped`); nothing is written but the task
+    cache."""
     from pflbounds.running.cache import TaskCache
-    from pflbounds.running.suite import load_suite, run_suite
+    from pflbounds.running.suite import load_suite, sweep_suite
 
     path = Path(suite)
     if not path.exists():
         path = suite_file(suite)
     s = load_suite(path)
-    return Outcomes(run_suite(s, jobs=jobs, progress=progress,
-                              multiplicity="per-check" if per_check else "holm",
-                              cache=TaskCache() if cache else None))
+    run = sweep_suite(s, jobs=jobs, progress=progress,
+                      multiplicity="per-check" if per_check else "holm",
+                      cache=TaskCache() if cache else None)
+    return Outcomes(run.outcomes, run.skipped)
 
 
 def suite_file(name: str) -> Path:

@@ -346,9 +346,9 @@ def _list_checks(args: argparse.Namespace) -> int:
         print(f"{r['id']:<{width}}  {r['result'] or '-':<{rw}}  {r['kind']:<22}  "
               f"{r['role']:<7}  {r['cost']:<7}  {'yes' if r['quick_suite'] else '-':<5}  "
               f"{needs:<6}  {claims_text(r['expected_claims'])}")
-    print(f"{len(rows)} checks. cost: of the full grid, cheap (seconds), minutes or long (an "
-          "hour or more; --json gives the basis); quick: in the quick suite (`pflbounds check "
-          "ID --quick` runs its quick grid)")
+    print(f"{len(rows)} checks. cost of the full grid on 2 cores: cheap (under a minute), "
+          "minutes (up to a quarter of an hour) or long (more); --json gives the basis. quick: "
+          "in the quick suite (`pflbounds check ID --quick` runs its quick grid)")
     gone = sorted({m for r in rows for m in r["missing"]})
     if gone:
         print("not installed: " + "; ".join(
@@ -1242,7 +1242,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--paper", help="only this paper's results (a paper id such as even2022)")
     s.add_argument("--checks", action="store_true",
                    help="list the checks instead: result, kind, expected verdict, role, cost "
-                        "class (cheap, minutes, long) and the extras each needs")
+                        "class (cheap, minutes, long), the extras each needs and whether the "
+                        "quick suite runs it")
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=cmd_list)
 

@@ -23,8 +23,10 @@ def test_json_lists_every_check_with_its_fields(capsys):
     assert p11["result"] and p11["requires"] == [] and p11["cost"] in ("cheap", "minutes")
     p1 = by_id["scott2024.P1"]
     assert p1["requires"] == ["jax"] and (p1["cost"], p1["cost_basis"]) == (
-        "long", "trains networks (JAX)")
+        "minutes", "trains networks (JAX)")
     assert by_id["erickson2025.S52_karula_fedavg"]["requires"] == ["digits"]
+    syn = by_id["erickson2025.P14_r2"]
+    assert syn["requires"] == ["jax"] and (syn["cost"], syn["cost_basis"]) == ("long", "declared")
     assert {r["cost"] for r in rows} <= {"cheap", "minutes", "long"}
     assert any(r["role"] == "control" for r in rows)
 
@@ -36,7 +38,7 @@ def test_text_has_a_row_per_check_of_the_paper(capsys):
     assert lines[0].split() == ["check", "result", "kind", "role", "cost", "quick", "needs",
                                 "expects"]
     assert [ln.split()[0] for ln in lines[1:1 + len(ids)]] == ids
-    assert lines[1 + len(ids)].startswith(f"{len(ids)} checks. cost: ")
+    assert lines[1 + len(ids)].startswith(f"{len(ids)} checks. cost of the full grid")
     p11 = next(ln for ln in lines if ln.startswith("even2022.P11 "))
     assert p11.endswith("explicit VIOLATED, corrected HOLDS")
 

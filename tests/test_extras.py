@@ -117,7 +117,7 @@ def test_a_check_declares_known_extras_and_a_known_cost():
 
 def test_cost_classes_and_their_basis():
     assert cost_of(_check(cost="minutes")) == ("minutes", "declared")
-    assert cost_of(_check(requires=("jax",)))[0] == "long"
+    assert cost_of(_check(requires=("jax",)))[0] == "minutes"
     assert cost_of(_check(engine="symbolic", replicas=1)) == ("cheap", "symbolic")
     assert cost_of(_check(engine="exact", replicas=1)) == ("cheap", "exact, 1 points")
     assert cost_of(_check(replicas=MC_CHEAP))[0] == "cheap"

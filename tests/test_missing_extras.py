@@ -35,6 +35,7 @@ def run(*argv):
     return {"argv": list(argv), "rc": rc, "out": out.getvalue(), "err": err.getvalue()}
 
 suite, results = sys.argv[1], sys.argv[2]
+EXTRA_MODULES = json.loads(sys.argv[3])
 runs = [
     run("list"),
     run("list", "--checks", "--json"),
@@ -49,9 +50,9 @@ runs = [
     run("check", "scott2024.P1"),
     run("validate", suite, "--out", results, "--no-cache", "--jobs", "2"),
 ]
-loaded = sorted(m for m in %r if sys.modules.get(m) is not None)
+loaded = sorted(m for m in EXTRA_MODULES if sys.modules.get(m) is not None)
 print(json.dumps({"runs": runs, "loaded": loaded}))
-''' % (EXTRA_MODULES,)
+'''
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +69,8 @@ def core_runs(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PFLBOUNDS_")}
     env["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
     env["MPLBACKEND"] = "Agg"
-    r = subprocess.run([sys.executable, "-c", DRIVER, str(suite), str(tmp / "results")],
+    r = subprocess.run([sys.executable, "-c", DRIVER, str(suite), str(tmp / "results"),
+                        json.dumps(EXTRA_MODULES)],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
     doc = json.loads(r.stdout.strip().splitlines()[-1])

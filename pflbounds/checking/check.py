@@ -78,8 +78,9 @@ class Check:
     :data:`pflbounds.extras.EXTRAS`): without them ``check`` refuses it in one line naming the
     ``pip install`` to run, and ``validate`` reports it skipped with that reason."""
     cost: str | None = None
-    """How long a run of its full grid takes: ``cheap`` (seconds), ``minutes`` or ``long``
-    (an hour or more on 2 cores); None: derived by :func:`pflbounds.checking.cost.cost_of`."""
+    """How long a run of its full grid takes on 2 cores: ``cheap`` (under a minute),
+    ``minutes`` (up to about a quarter of an hour) or ``long`` (more); None: derived by
+    :func:`pflbounds.checking.cost.cost_of`."""
     plot: Callable[[Outcome], list[dict]] | None = None
     xlabel: str = ""
     ylabel: str = ""

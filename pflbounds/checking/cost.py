@@ -3,12 +3,14 @@
 A check may declare its class (``Check(cost=...)``); otherwise it is derived from what the
 check runs, and the basis is given with it:
 
-* ``cheap`` (seconds): a symbolic check; an exact check on at most :data:`EXACT_CHEAP` grid
-  points; a Monte Carlo check of at most :data:`MC_CHEAP` replica-points (replicas times grid
-  points);
-* ``long`` (an hour or more on 2 cores): a check that trains networks (it needs JAX); a Monte
-  Carlo check of more than :data:`MC_LONG` replica-points;
-* ``minutes``: every other check.
+* ``cheap`` (under a minute): a symbolic check; an exact check on at most
+  :data:`EXACT_CHEAP` grid points; a Monte Carlo check of at most :data:`MC_CHEAP`
+  replica-points (replicas times grid points);
+* ``minutes`` (up to about a quarter of an hour on 2 cores): a check that trains networks (it
+  needs JAX: scott2024's took 20 s to 5 min of worker time each in its suite, see
+  ``benchmarks/README.md``); every check not in the other two classes;
+* ``long`` (more): a Monte Carlo check of more than :data:`MC_LONG` replica-points, and the
+  checks that declare it (erickson2025's §5.1 experiments: 25 minutes of one worker).
 
 ``--quick`` runs a check's quick grid; every check of the quick suite runs its quick grid
 there, and the whole suite takes under 2 minutes on 2 cores.
@@ -33,7 +35,7 @@ def cost_of(check: Check) -> tuple[str, str]:
         return check.cost, "declared"
     points = len(check.grid)
     if "jax" in check.requires:
-        return "long", "trains networks (JAX)"
+        return "minutes", "trains networks (JAX)"
     if check.engine == "symbolic":
         return "cheap", "symbolic"
     if check.engine == "exact":

@@ -283,7 +283,8 @@ def _syn(cid: str, title: str, kind: CheckKind, expected: Verdict, measure, desc
                  grid=(SYN,), quick_grid=(SYN_QUICK,) if quick else None, engine="exact",
                  rel_tol=0.0, result_id=P + claim, form="printed", plot=plot,
                  xlabel="comparison", ylabel=ylabel, description=desc,
-                 requires=("jax",) if SYN["backend"] == "jax" else ())
+                 requires=("jax",) if SYN["backend"] == "jax" else (),
+                 cost="long")  # the §5.1 draws: 25 minutes of one worker (benchmarks/README.md)
 
 
 def _dig(cid: str, title: str, expected: Verdict, other: str, desc: str, plot=None) -> Check:
