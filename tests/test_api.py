@@ -134,4 +134,6 @@ def test_check_and_validate_return_outcomes(tmp_path, monkeypatch):
                      'id = "even2022.P10"\n')
     outs = pflbounds.validate(str(suite), cache=False)
     assert [x.check_id for x in outs] == ["even2022.P10"]
-    assert "1/1 verdicts as expected" in outs._repr_html_()
+    assert outs.skipped == {} and outs.summary.startswith("1 check: ")
+    assert outs.summary.endswith(", 0 regressions")
+    assert f"<caption>{outs.summary}</caption>" in outs._repr_html_()

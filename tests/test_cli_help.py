@@ -59,3 +59,28 @@ def test_usage_error_is_one_line_naming_the_subcommand(capsys):
     assert out == ""
     assert err.splitlines() == ["pflbounds solve: error: the following arguments are required: "
                                 "--for; see pflbounds solve --help"]
+
+
+def test_every_command_answers_help_before_sympy_loads():
+    """--help of every command (new-paper and list --checks included) answers from the parser
+    alone: no sympy, numpy or paper is imported."""
+    import subprocess
+    import sys
+
+    names = sorted(_subparsers())
+    assert {"new-paper", "list", "validate", "report"} <= set(names)
+    code = ("import contextlib, io, sys\nfrom pflbounds.cli import main\n"
+            f"for name in {names!r}:\n"
+            "    with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "        assert main([name, '--help']) == 0 and 'usage:' in out.getvalue(), name\n"
+            "print(sorted(m for m in ('sympy', 'numpy', 'pflbounds.papers.even2022') "
+            "if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout.strip() == "[]"
+
+
+def test_new_paper_and_list_checks_have_help():
+    subs = _subparsers()
+    helps = {_name(a): a.help for a in subs["new-paper"]._actions}
+    assert helps["name"] and helps["--dir"]
+    assert "cost class" in {_name(a): a.help for a in subs["list"]._actions}["--checks"]
