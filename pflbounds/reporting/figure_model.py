@@ -16,12 +16,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["PlotSpec", "RefLine", "Series", "ValueTable"]
+__all__ = ["BOUND_STYLES", "HISTOGRAM_ABOVE", "KINDS", "STYLES", "PlotSpec", "RatioPair", "RefLine",
+           "Series", "ValueTable", "ratio_pairs"]
 
-PlotKind = Literal["curves", "scaling", "bars"]
-SeriesStyle = Literal["measured", "bound", "bound_printed", "bound_corrected", "fit", "reference"]
-_PLOT_KINDS = ("curves", "scaling", "bars")
-_STYLES = ("measured", "bound", "bound_printed", "bound_corrected", "fit", "reference")
+PlotKind = Literal["curves", "scatter", "dots", "tail", "scaling"]
+SeriesStyle = Literal["measured", "bound", "bound_printed", "bound_corrected", "lower_bound",
+                      "fit", "reference"]
+
+#: The five kinds of figure, one drawing function each (:mod:`pflbounds.reporting.figures`):
+#: ``curves`` measured against an ordered parameter with each bound in its curve's colour and a
+#: ratio panel; ``scatter`` measured against its bound over independent instances, with y = x;
+#: ``dots`` one dot (with its interval) per category and series, never a line; ``tail``
+#: empirical probabilities with their intervals against the bound; ``scaling`` log-log points
+#: with the fitted line and the predicted slope.
+KINDS: tuple[str, ...] = ("curves", "scatter", "dots", "tail", "scaling")
+_KIND_ALIASES = {"bars": "dots"}
+#: Series styles; the bound styles are paired with the measured series of their group.
+STYLES: tuple[str, ...] = ("measured", "bound", "bound_printed", "bound_corrected",
+                           "lower_bound", "fit", "reference")
+BOUND_STYLES: tuple[str, ...] = ("bound", "bound_printed", "bound_corrected", "lower_bound")
+_PLOT_KINDS = KINDS
+_STYLES = STYLES
 
 
 def _floats(values: Sequence[float] | None, what: str) -> tuple[float, ...] | None:
@@ -35,25 +50,28 @@ def _floats(values: Sequence[float] | None, what: str) -> tuple[float, ...] | No
 
 @dataclass
 class Series:
-    """One line (or one group of bars) of a plot.
+    """One set of points of a plot (a curve, a set of dots, a cloud of instances).
 
     Attributes:
-        label: legend entry.
-        x: abscissae. Numbers for ``curves`` and ``scaling`` plots; category names (strings)
-            or numbers for ``bars``.
-        y: ordinates, same length as ``x``. NaN and inf are allowed (a diverging run); they
-            are written to the CSV as ``nan``/``inf`` and skipped in the drawing.
+        label: legend entry: what the series is (``measured``, ``bound as printed``); the
+            instance it belongs to is its ``group``.
+        x: abscissae. Numbers for ``curves``, ``tail`` and ``scaling``; category names
+            (strings) for ``dots``; for ``scatter``, the bound of each instance.
+        y: ordinates, same length as ``x`` (for ``scatter``, the measured value of each
+            instance). NaN and inf are allowed (a diverging run); they are written to the CSV
+            as ``nan``/``inf`` and skipped in the drawing.
         lo: lower end of a confidence band (or error bar), same length as ``y``; optional.
         hi: upper end of the band; optional, but given together with ``lo``.
-        style: how the series is drawn:
-            ``measured`` (solid, with a shaded band from lo/hi),
-            ``bound`` (dashed), ``bound_printed`` (the bound as printed in the paper: dashed,
-            red), ``bound_corrected`` (the bound after errata: dash-dot, green),
-            ``fit`` (a fitted line, dotted) and ``reference`` (a predicted slope or a
-            baseline, thin).
-        group: series drawn in one colour, e.g. a measured curve and its bounds
-            (``"point 0"``). Empty: the parenthesised tail of the label (``"bound (point 0)"``)
-            or, without one, the label itself.
+        style: what the series is, hence how it is drawn:
+            ``measured`` (solid, with a shaded band from lo/hi), ``bound`` (an upper bound,
+            dashed), ``bound_printed`` (the bound as printed in the paper, dashed),
+            ``bound_corrected`` (the bound after errata, dash-dot), ``lower_bound`` (a lower
+            bound, dashed; its ratio panel shows bound/measured), ``fit`` (a fitted line,
+            dotted) and ``reference`` (a predicted value or slope; a band from lo/hi).
+        group: the instance the series belongs to (e.g. ``"kappa = 4"``): the series of one
+            group share one colour, so each bound is paired with its measured curve, and the
+            legend names the group once. Empty: the parenthesised tail of the label (``"bound
+            (point 0)"``) or, without one, the label itself.
     """
 
     label: str
@@ -88,6 +106,11 @@ class Series:
     def categorical(self) -> bool:
         """True when ``x`` holds category names."""
         return bool(self.x) and isinstance(self.x[0], str)
+
+    @property
+    def is_bound(self) -> bool:
+        """True for the bound styles (paired with the measured series of the group)."""
+        return self.style in BOUND_STYLES
 
     @property
     def colour_key(self) -> str:
@@ -128,15 +151,25 @@ class PlotSpec:
     """A figure: what to draw, independent of how.
 
     Attributes:
-        kind: ``curves`` (metric against K, typically measured vs bound), ``scaling`` (cost
-            against a swept parameter, with fitted and predicted slopes) or ``bars``
-            (one value per category, e.g. margins per check).
+        kind: one of :data:`KINDS` (``bars``, an older name, is read as ``dots``):
+            ``curves``: measured curves against an ordered parameter (K, T, eps, n), each bound
+            in the colour of its curve, and a lower panel of measured/bound per pair with a
+            line at 1 (above 1 the bound fails; measured - bound and a line at 0 when a value
+            is not positive);
+            ``scatter``: one point per instance, its bound on x and its measured value on y,
+            with the line y = x (a histogram of measured/bound when there are many);
+            ``dots``: categories on x (methods, constants, named cases), a dot with its
+            interval per category and series, bounds as bars, and the ratio panel;
+            ``tail``: empirical probabilities with their (Clopper-Pearson) intervals against
+            the bound;
+            ``scaling``: points on log-log (or semilog) axes with the fitted line and the
+            predicted slope (a band from the ``reference`` series' lo/hi).
         title: what the figure shows; it opens the caption (the figure itself has no title,
             so nothing is clipped).
         xlabel, ylabel: axis labels in plain notation (typeset with mathtext); a label that
             holds ``$`` is taken as mathtext already.
         logx, logy: logarithmic axes. Non-positive values are not drawn on a log axis.
-        series: the lines or bar groups.
+        series: the series.
         annotations: short text lines shown in a box inside the axes (e.g. a fitted slope).
         hlines, vlines: reference lines; ``RefLine`` objects, ``(value, label)`` tuples or
             bare numbers.
@@ -159,16 +192,31 @@ class PlotSpec:
     name: str = ""
 
     def __post_init__(self) -> None:
+        self.kind = _KIND_ALIASES.get(self.kind, self.kind)  # type: ignore[assignment]
         if self.kind not in _PLOT_KINDS:
             raise ValueError(f"plot kind {self.kind!r} is not one of {', '.join(_PLOT_KINDS)}")
         self.hlines = _reflines(self.hlines)
         self.vlines = _reflines(self.vlines)
 
+    @classmethod
+    def from_dict(cls, d: dict) -> PlotSpec:
+        """A figure spec (the plain dict of :mod:`pflbounds.reporting.figure_specs`) as a
+        PlotSpec; unknown keys are ignored."""
+        series = [Series(label=s.get("label", ""), x=s["x"], y=s["y"], lo=s.get("lo"),
+                         hi=s.get("hi"), style=s.get("style", "measured"),
+                         group=s.get("group", "")) for s in d.get("series", [])]
+        kw = {k: v for k, v in d.items() if k in _PLOT_FIELDS}
+        return cls(series=series, **kw)
+
+
+_PLOT_FIELDS = ("kind", "title", "xlabel", "ylabel", "logx", "logy", "annotations", "hlines",
+                "vlines", "caption", "name")
+
 
 @dataclass
 class ValueTable:
-    """A few values shown as a table where a figure would carry no information (one x value,
-    one bar, all values equal).
+    """A few values shown as a table where a figure would carry no information (fewer than 3
+    points, all values equal).
 
     Attributes:
         title: what the values are; it opens the caption.
@@ -188,3 +236,71 @@ class ValueTable:
             if len(row) != len(self.columns):
                 raise ValueError(f"table {self.title!r}: a row has {len(row)} cells for "
                                  f"{len(self.columns)} columns")
+
+
+#: A scatter with more instances than this is drawn as a histogram of measured/bound.
+HISTOGRAM_ABOVE = 4000
+
+
+@dataclass
+class RatioPair:
+    """A measured series and one bound of its group, at the measured series' x values."""
+
+    group: str
+    style: str
+    x: tuple
+    measured: tuple[float, ...]
+    bound: tuple[float, ...]
+
+    @property
+    def difference(self) -> bool:
+        """True when a ratio would mislead: a bound that is not positive or a negative
+        measured value (the panel then shows the difference)."""
+        return any(math.isfinite(b) and b <= 0 for b in self.bound) or any(
+            math.isfinite(m) and m < 0 for m in self.measured)
+
+    def ratio_values(self):
+        """measured/bound (bound/measured for a lower bound), as a numpy array."""
+        import numpy as np
+
+        m = np.asarray(self.measured, dtype=float)
+        b = np.asarray(self.bound, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return b / m if self.style == "lower_bound" else m / b
+
+    def difference_values(self):
+        """measured - bound (bound - measured for a lower bound), as a numpy array."""
+        import numpy as np
+
+        m = np.asarray(self.measured, dtype=float)
+        b = np.asarray(self.bound, dtype=float)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return b - m if self.style == "lower_bound" else m - b
+
+
+def ratio_pairs(spec: PlotSpec) -> list[RatioPair]:
+    """The (measured, bound) pairs of ``spec``: in every group with exactly one measured
+    series, each bound series of the group, read at the measured x values (NaN where the
+    bound has no value). Empty for scatter, tail and scaling figures (they show the bound
+    otherwise)."""
+    if spec.kind not in ("curves", "dots"):
+        return []
+    groups: dict[str, list[Series]] = {}
+    for s in spec.series:
+        groups.setdefault(s.colour_key, []).append(s)
+    out = []
+    for g, ss in groups.items():
+        measured = [s for s in ss if s.style == "measured"]
+        if len(measured) != 1:
+            continue
+        m = measured[0]
+        for b in ss:
+            if not b.is_bound:
+                continue
+            at = dict(zip(b.x, b.y, strict=True))
+            bound = tuple(v if math.isfinite(v) else math.nan  # an infinite bound says nothing
+                          for v in (float(at.get(x, math.nan)) for x in m.x))
+            if not any(math.isfinite(v) for v in bound):
+                continue
+            out.append(RatioPair(g, b.style, tuple(m.x), tuple(m.y), bound))
+    return out
