@@ -420,6 +420,19 @@ def _limits(values: np.ndarray, log: bool, bounds: np.ndarray | None = None,
     return lo - pad, hi + pad
 
 
+def _legit(spec: PlotSpec, log: bool) -> np.ndarray | None:
+    """The values an axis must show: every bound and reference, and the measured values of
+    groups that no upper bound caps (a lower bound's curve lies above it by right). Only the
+    measured values of upper-bounded groups may run off the chart (a divergence). None when
+    no group has an upper bound (nothing is cut)."""
+    upper = {s.colour_key for s in spec.series if s.is_bound and s.style != "lower_bound"}
+    if not upper:
+        return None
+    vals = [_clean(s.y, log) for s in spec.series
+            if s.style != "measured" or s.colour_key not in upper]
+    return np.concatenate(vals) if vals else None
+
+
 def _off_chart(ax, x: np.ndarray, y: np.ndarray, lims: tuple[float, float], log: bool,
                color: str, infinite: bool = True) -> float | None:
     """Triangles at the top (bottom) edge for values above (below) the limits (+inf too when
@@ -440,13 +453,15 @@ def _off_chart(ax, x: np.ndarray, y: np.ndarray, lims: tuple[float, float], log:
     return float(vals.max()) if vals.size else (math.inf if above.any() else None)
 
 
-def _proxy(style: str, color: str, *, line: bool = True, points: bool = False) -> Line2D:
-    """A legend handle for a series style: a line (with its marker for measured curves), a
-    marker alone (``line=False``, dots), or points for measured values (``points``)."""
+def _proxy(style: str, color: str, *, line: bool = True, points: bool = False,
+           marked: bool = True) -> Line2D:
+    """A legend handle for a series style: a line (with its marker for measured curves drawn
+    with markers, ``marked``), a marker alone (``line=False``, dots), or points for measured
+    values (``points``)."""
     st = STYLES[style]
     if points and style == "measured":
         line = False
-    marker = st["marker"] if not line or style in ("measured",) else None
+    marker = st["marker"] if not line or (style == "measured" and marked) else None
     return Line2D([], [], color=color, ls=st["ls"] if line else "none", lw=st["lw"],
                   marker=marker, ms=5 if marker != "_" else 10, mew=1.6,
                   mfc="none" if marker == "v" else color)
@@ -464,7 +479,8 @@ def _legend(spec: PlotSpec, colors: list[str], line: bool = True, points: bool =
     labels = {g: [(_base_label(s), s.style) for s in ss] for g, ss in groups.items()}
     same = len({tuple(v) for v in labels.values()}) == 1
     if len(groups) >= 2 and same and all(g.strip() for g in groups):
-        out = [(_proxy(st, _NEUTRAL, line=line, points=points), _label(lab))
+        marked = max(len(s.x) for s in spec.series) <= 25
+        out = [(_proxy(st, _NEUTRAL, line=line, points=points, marked=marked), _label(lab))
                for lab, st in next(iter(labels.values())) if lab]
         for g in groups:
             out.append((Patch(color=color_of[g]), _label(g)))
@@ -474,7 +490,8 @@ def _legend(spec: PlotSpec, colors: list[str], line: bool = True, points: bool =
         key = (s.label, c)
         if s.label and key not in seen:
             seen.add(key)
-            out.append((_proxy(s.style, c, line=line, points=points), _label(s.label)))
+            out.append((_proxy(s.style, c, line=line, points=points, marked=len(s.x) <= 25),
+                        _label(s.label)))
     return out
 
 
@@ -546,10 +563,13 @@ def _ratio_panel(fig, main, spec: PlotSpec, colors: list[str], *, categorical: l
         ax.set_yscale("log")
     ax.set_ylim(*lims)
     lower = all(p.style == "lower_bound" for p in pairs)
+    mixed = not lower and any(p.style == "lower_bound" for p in pairs)
     if difference:
         what = "bound − measured" if lower else "measured − bound"
     else:
         what = "bound/measured" if lower else "measured/bound"
+    if mixed:
+        what = "ratio to the bound"
     ax.set_ylabel(what, fontsize=7.5)
     return ax
 
@@ -563,14 +583,9 @@ def _draw_curves(spec: PlotSpec, fig: Figure, colors: list[str]) -> _Panels:
     out = _Panels()
     ax = fig.add_axes((0.1, 0.3, 0.85, 0.6))
     logx, logy = spec.logx, spec.logy
-    measured = np.concatenate([_clean(s.y, logy) for s in spec.series
-                               if s.style == "measured"] or [np.array([])])
-    bound_vals = [_clean(s.y, logy) for s in spec.series if s.is_bound or s.style == "reference"]
-    bounds = np.concatenate(bound_vals) if bound_vals else None
     everything = np.concatenate([_clean(v, logy) for s in spec.series
                                  for v in (s.y, s.lo or (), s.hi or ())] or [np.array([])])
-    lims = _limits(everything if bounds is None else np.concatenate([measured, bounds]), logy,
-                   bounds, [h.value for h in spec.hlines])
+    lims = _limits(everything, logy, _legit(spec, logy), [h.value for h in spec.hlines])
     beyond = []
     drawn = False
     for s, color in zip(spec.series, colors, strict=True):
@@ -748,11 +763,9 @@ def _draw_dots(spec: PlotSpec, fig: Figure, colors: list[str], *, ratio: bool = 
             groups.append(s.colour_key)
     width = min(0.7 / max(len(groups), 1), 0.22)
     offsets = {g: (k - (len(groups) - 1) / 2) * width for k, g in enumerate(groups)}
-    bounds = [_clean(s.y, logy) for s in spec.series if s.is_bound or s.style == "reference"]
     everything = np.concatenate([_clean(v, logy) for s in spec.series
                                  for v in (s.y, s.lo or (), s.hi or ())] or [np.array([])])
-    lims = _limits(everything, logy, np.concatenate(bounds) if bounds else None,
-                   [h.value for h in spec.hlines])
+    lims = _limits(everything, logy, _legit(spec, logy), [h.value for h in spec.hlines])
     beyond = []
     for s, color in zip(spec.series, colors, strict=True):
         labels = [v if isinstance(v, str) else f"{v:g}" for v in s.x]

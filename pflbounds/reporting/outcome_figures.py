@@ -155,10 +155,11 @@ def _tightness(mean: np.ndarray, bound: np.ndarray | None, lower: bool) -> float
 # ---------------------------------------------------------------------------------------------
 # curves
 # ---------------------------------------------------------------------------------------------
-def _curves_of(outcome: Outcome, rows: Sequence[str] | None = None
+def _curves_of(outcome: Outcome, rows: Sequence[str] | str | None = None
                ) -> list[tuple[dict[str, Any], str, dict[str, Any]]]:
     """(point, row name, 1-d evidence) for every curve of the outcome: evidence with several
-    axes, e.g. (agents, K), gives one curve per row, named ``rows[r]`` or ``row r``."""
+    axes, e.g. (agents, K), gives one curve per row, named ``rows[r]``, or ``<rows> r`` when
+    ``rows`` is a word (``"client"``), or ``row r``."""
     out = []
     for p in outcome.evidence:
         if "mean" not in p:
@@ -179,15 +180,20 @@ def _curves_of(outcome: Outcome, rows: Sequence[str] | None = None
         for r in range(flat.shape[0]):
             idx = np.unravel_index(r, mean.shape[:-1])
             q = {"ks": kk[r], "mean": flat[r], **{k: v[r] for k, v in arrays.items()}}
-            name = rows[r] if rows is not None and r < len(rows) else \
-                f"row {', '.join(str(int(i)) for i in idx)}"
+            where = ", ".join(str(int(i)) for i in idx)
+            if isinstance(rows, str):
+                name = f"{rows} {where}"
+            elif rows is not None and r < len(rows):
+                name = rows[r]
+            else:
+                name = f"row {where}"
             out.append((p, name, q))
     return out
 
 
 def curve_figures(outcome: Outcome, *, xlabel: str = "", ylabel: str = "",
                   max_groups: int = MAX_GROUPS, logx: bool | None = None,
-                  logy: bool | None = None, rows: Sequence[str] | None = None
+                  logy: bool | None = None, rows: Sequence[str] | str | None = None
                   ) -> list[dict[str, Any]]:
     """One figure: the measured curves (bands from lo/hi) with their bounds against K, at most
     ``max_groups`` of them (the closest to their bound), each curve and its bounds one group;
@@ -712,12 +718,15 @@ def _reading(fig: dict[str, Any]) -> str:
         return ("Solid: measured." if kind == "curves" else "Dots: measured.") \
             if not any(s.is_bound for s in spec.series) else marks
     lower = all(p.style == "lower_bound" for p in pairs)
+    mixed = not lower and any(p.style == "lower_bound" for p in pairs)
     if any(p.difference for p in pairs):
         what = "bound - measured" if lower else "measured - bound"
         where = "above 0"
     else:
         what = "bound/measured" if lower else "measured/bound"
         where = "above 1"
+    if mixed:
+        what += " (for a lower bound, the reverse)"
     fails = "the lower bound fails" if lower else "the bound fails"
     return f"{marks} Lower panel: {what}; {where} (shaded) {fails}."
 

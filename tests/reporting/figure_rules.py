@@ -15,9 +15,12 @@ CODE_MATH = ("sqrt(", "<=", ">=", "||", "**", "_{", "^{")
 
 
 def code_math(text: str) -> list[str]:
-    """The code spellings of ``text`` outside its ``$...$`` segments."""
+    """The code spellings of ``text`` outside its ``$...$`` segments, and function names
+    set as upright words inside them (``\\mathrm{sqrt}``)."""
     outside = re.sub(r"(?<!\\)\$.*?(?<!\\)\$", "", text)
-    return [c for c in CODE_MATH if c in outside]
+    found = [c for c in CODE_MATH if c in outside]
+    found += re.findall(r"\\mathrm\{(sqrt|sum|exp|log)\}", text)
+    return found
 
 
 def assert_figure_rules(spec: dict, where: str = "") -> None:

@@ -208,8 +208,9 @@ def plot_p10(outcome) -> list[dict]:
         n = np.asarray(ev["ks"], dtype=float)
         tag = f"alpha_theta = {a:g}"
         items.append(series(f"sample term ({tag})", n, ev["mean"], "measured", group=tag))
-        items.append(series(f"its limit sqrt(mean ||theta||^2/(4 alpha_theta m)) ({tag})", n,
-                            np.full(n.shape, float(ev["limit"])), "reference", group=tag))
+        limit = r"its limit $\sqrt{\overline{\Vert\theta\Vert^2}/(4\alpha_\theta m)}$"
+        items.append(series(f"{limit} ({tag})", n, np.full(n.shape, float(ev["limit"])),
+                            "reference", group=tag))
     ev0 = next((ev for ev in outcome.evidence if "meta" in ev), None)
     if ev0 is not None:
         items.append(series("meta term (KL = 10)", ev0["ks"], ev0["meta"], "measured",

@@ -90,9 +90,11 @@ def simulate_theorem(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence)
             "log10_zone_exit": np.asarray(run["exit"])}
 
 
-_FORMS = {"printed": "main text (2)", "appendix": "appendix (97)-(98)",
-          "proof": "proof's last line (115)-(116)", "explicit": "general-beta (113)-(114)",
+_FORMS = {"printed": "main text, eq. (2)", "appendix": "appendix, eqs. (97)–(98)",
+          "proof": "proof's last line, eqs. (115)–(116)",
+          "explicit": r"general-$\beta$ form, eqs. (113)–(114)",
           "rederived": "re-derived form", "corrected": "corrected form"}
+"""Legend names of Theorem 3.1's forms (the equations as text, not as a difference)."""
 
 
 def plot_theorem(outcome: Any) -> list[dict]:
