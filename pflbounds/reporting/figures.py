@@ -53,7 +53,7 @@ from matplotlib.ticker import Formatter, LogLocator, NullFormatter
 
 from pflbounds.reporting.figure_model import HISTOGRAM_ABOVE, PlotSpec, Series, ratio_pairs
 from pflbounds.reporting.model import Report
-from pflbounds.reporting.plainmath import to_mathtext
+from pflbounds.reporting.plainmath import current_paper, to_mathtext
 
 __all__ = [
     "FIGSIZE",
@@ -198,11 +198,16 @@ def _colors(spec: PlotSpec) -> list[str]:
     return [keys[ser.colour_key] for ser in spec.series]
 
 
-@functools.lru_cache(maxsize=1024)
 def _label(text: str) -> str:
-    """``text`` as a mathtext label. Plain notation is converted (always valid mathtext); a
-    label given as mathtext that does not parse is shown as plain text (``$`` escaped)."""
-    label = to_mathtext(text or "")
+    """``text`` as a mathtext label, with the constant names of the paper being drawn (see
+    :func:`pflbounds.reporting.plainmath.notation_of`). Plain notation is converted (always
+    valid mathtext); a label given as mathtext that does not parse is shown as plain text."""
+    return _label_in(text, current_paper())
+
+
+@functools.lru_cache(maxsize=1024)
+def _label_in(text: str, paper: str | None) -> str:
+    label = to_mathtext(text or "", paper)
     if "$" not in (text or ""):
         return label
     try:
