@@ -68,6 +68,7 @@ PROPOSITION3_4 = result(
     "W_1(mu_i, mu_j).",
     [form("printed", 2 * L_X / gamma * W1)],
     source="Proposition 3.4, App. A.1", equations=("2",), hypotheses=(A3_1.id, A3_2.id),
+    errata=(ERRATA["erratum8"], ERRATA["erratum9"]),
     quantity_typst="norm(theta_i^star - theta_j^star)^2",
 )
 
@@ -149,7 +150,8 @@ THEOREM4_3 = result(
     source="Theorem 4.3, App. A.3", equations=("8", "9", "10"),
     hypotheses=(A4_1.id, A4_2.id, H.id),
     errata=(ERRATA["erratum1"], ERRATA["erratum2"], ERRATA["erratum3"], ERRATA["erratum4"],
-            ERRATA["erratum5"], ERRATA["erratum10"], ERRATA["erratum11"]),
+            ERRATA["erratum5"], ERRATA["erratum6"], ERRATA["erratum9"], ERRATA["erratum10"],
+            ERRATA["erratum11"]),
     quantity_typst=_Q_G_TYPST,
 )
 

@@ -50,7 +50,8 @@ THEOREM2_CONSTANT = result(
     "E[eps_i^T] <= (1 - eta mu)^T eps_i^0 + eta beta sigma_{i,suf}^2(eps)/(2 mu). " + _EPS_T,
     [form("printed", (1 - eta * mu) ** T * eps0 + eta * beta * sigma_suf2 / (2 * mu))],
     source="Theorem 2, Table 1 row 1, App. B.2", hypotheses=_H, conditions=_STEP_CONST,
-    errata=(ERRATA["erratum5"], ERRATA["erratum17"]),
+    errata=(ERRATA["erratum5"], ERRATA["erratum17"], ERRATA["erratum23"], ERRATA["erratum24"],
+            ERRATA["erratum9"]),
     quantity_typst="EE[epsilon_i^T]",
 )
 
@@ -125,7 +126,7 @@ THEOREM2_DECREASING = result(
           "Shifted step C/(mu (t + gamma0)) with gamma0 >= C beta/(mu kappa) - 1 (Bottou et al. "
           "Theorem 4.7 with alpha_1 <= 1/L).", conditions=(_SHIFT,))],
     source="Theorem 2, Table 1 row 3, App. B.2", hypotheses=_H, conditions=(_C,),
-    errata=(ERRATA["erratum8"],),
+    errata=(ERRATA["erratum8"], ERRATA["erratum9"]),
     extra={"unsatisfiable": {"printed": "philippenko2025.erratum8: C > 1 with C/mu <= "
                              "kappa/beta, kappa <= 1 and mu <= beta has no solution"}},
     quantity_typst="EE[epsilon_i^T]",
@@ -228,6 +229,6 @@ THEOREM3 = result(
           "effective variance (1/T) sum_t E[(sigma_eff^t)^2] (erratum 16).",
           conditions=(cond(sp.Le(eta * beta, kappa_w), "eta <= kappa/beta"),))],
     source="Theorem 3, App. B.2", hypotheses=(A1.id, A2.id, A3.id),
-    errata=(ERRATA["erratum16"],),
+    errata=(ERRATA["erratum16"], ERRATA["erratum9"]),
     quantity_typst="1/T sum_(t=1)^T EE norm(nabla R_i (theta_i^(t-1)))^2",
 )

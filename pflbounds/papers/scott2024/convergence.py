@@ -100,7 +100,7 @@ LEMMA_C1 = result(
      form("explicit", b1 * L2 + b2**2 * L1 + 2 * sp.Max(lam_h, lam_v),
           "With L3 = 2 max(lam_h, lam_v) for f = lam_h ||eta_h||^2 + lam_v ||eta_v||^2.")],
     relation="=", source="Lemma C.1, App. C.2", equations=("36", "43"),
-    hypotheses=(A1.id, A2.id), quantity_typst="L",
+    hypotheses=(A1.id, A2.id), errata=(ERRATA["C10"], ERRATA["C11"]), quantity_typst="L",
 )
 
 # --- Lemma C.2 -------------------------------------------------------------------------
@@ -255,7 +255,7 @@ THEOREM3_1 = result(
     source="Theorem 3.1, App. C.3", equations=("2", "97", "98", "113", "114", "115", "116"),
     hypotheses=_HYP,
     errata=(ERRATA["C2"], ERRATA["C4"], ERRATA["C5"], ERRATA["C6"], ERRATA["C7"],
-            ERRATA["C9"]),
+            ERRATA["C9"], ERRATA["C10"], ERRATA["C11"], ERRATA["G1"]),
     quantity_typst=_G2_TYPST,
 )
 
