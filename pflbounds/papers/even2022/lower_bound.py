@@ -32,6 +32,8 @@ LEMMA1 = result(
     [form("printed", psi / 3)],
     relation="=", source="App. B.1 (Agarwal et al.)",
     quantity_typst="\"threshold\"",
+    unchecked=("A proof step, not checked on its own. A packing lemma of Theorem 1's proof; check "
+               "P6 tests Theorem 1's lower bound on the hard instance."),
 )
 
 LEMMA2 = result(
@@ -42,6 +44,9 @@ LEMMA2 = result(
     [form("printed", psi / 9)],
     relation="=", source="App. B.1 (Agarwal et al.)",
     quantity_typst="\"accuracy threshold\"",
+    unchecked=("A proof step, not checked on its own. The reduction from optimisation to testing "
+               "in Theorem 1's proof; check P6 tests Theorem 1's lower bound on the hard "
+               "instance."),
 )
 
 EQ4 = result(
@@ -51,6 +56,8 @@ EQ4 = result(
     [form("printed", 1 - (Itot + sp.log(2)) / sp.log(Vcard))],
     relation=">=", source="App. B.2", equations=("4",),
     quantity_typst="PP(hat(alpha) != alpha)",
+    unchecked=("A standard fact, not checked. Fano's inequality, quoted in Theorem 1's proof; "
+               "check P6 tests the lower bound it leads to."),
 )
 
 EQ5 = result(
@@ -60,6 +67,9 @@ EQ5 = result(
     [form("printed", (sp.Rational(2, 3) * sp.log(Vcard) - sp.log(2)) / I1)],
     relation=">=", source="App. B.2", equations=("5",),
     quantity_typst="K_epsilon",
+    unchecked=("A proof step, not checked on its own. Fano's inequality solved for K at a constant"
+               " information per oracle call; check P6 tests Theorem 1's explicit form, which "
+               "instantiates it on instance A."),
 )
 
 THEOREM1 = result(

@@ -73,6 +73,9 @@ THEOREM1 = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 1 (Corollary D.1 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
+    unchecked=("A derived count, not evaluated by a check. Theorem 5's bound solved for K (O~ as "
+               "printed); check P5 measures LSGD-PFL's rounds to eps against the count from "
+               "Theorem 5's bound, not against this one."),
 )
 
 THEOREM2 = result(
@@ -89,6 +92,9 @@ THEOREM2 = result(
              "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 2 (Corollary D.2 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
+    unchecked=("A derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~, "
+               "the initial distance hidden); no check runs a convex objective that is not "
+               "strongly convex."),
 )
 
 _THM5_Q = "E[F(w_bar^K, beta_bar^K)] - F(w^*, beta^*)"
@@ -121,6 +127,8 @@ THEOREM5_WEAK = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
     errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
+    unchecked=("No instance family yet. It needs a convex, not strongly convex, LSGD-PFL "
+               "objective; the exact checks of Theorem 5 (P4, P5) run strongly convex quadratics."),
 )
 
 _L5_TYPST = {"21": "1/M sum_m norm(nabla_w f_m)^2",
@@ -161,6 +169,9 @@ LEMMA6 = result(
     part_latex={"23": r"\frac1M\sum_m\mathbb{E}\|g_{w,m}^k\|^2",
                 "24": r"\mathbb{E}[\|\frac1M\sum_m g_{w,m}^k\|^2+\frac1{M^2}\sum_m"
                       r"\|g_{\beta,m}^k\|^2]"},
+                      unchecked=("A proof step, not checked on its own. (23) is Lemma 5's (21) "
+                                 "plus the minibatch variance sigma^2/B, and check P_lemma5 tests "
+                                 "(21); (24) is not run."),
 )
 
 LEMMA7 = result(
@@ -173,6 +184,8 @@ LEMMA7 = result(
     conditions=(cond(sp.Le(eta, 1 / (8 * sp.sqrt(3 * E) * (tau - 1) * Lw)),
                      "eta <= 1/(8 sqrt(3e)(tau-1) L^w)"),),
     quantity_typst="sum_k omega_k EE[V_k]",
+    unchecked=("A proof step, not checked on its own. The drift sum of Theorem 5's proof; checks "
+               "P4 and P4_printed test Theorem 5's bound."),
 )
 
 TABLE1_LSGD = result(

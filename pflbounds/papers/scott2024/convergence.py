@@ -125,6 +125,8 @@ LEMMA_C2_45 = result(
           + c**2 * a_max**2)],
     source="Lemma C.2, App. C.2", equations=("45", "50", "52"), hypotheses=(IMPLICIT.id,),
     errata=(ERRATA["C13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
+    unchecked=("Tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
+               "the uncentred (45) over every c-subset of the clients."),
 )
 
 # --- Lemma C.3 -------------------------------------------------------------------------
@@ -155,6 +157,9 @@ LEMMA_C3_ITERATE = result(
      form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum C3).")],
     relation="=", source="Lemma C.3, App. C.2", equations=("53", "55", "56"),
     errata=(ERRATA["C3"],), quantity_typst="theta_(i,l-1)",
+    unchecked=("A definition. The point at which Lemma C.3 evaluates the gradient; check "
+               "E_dimension shows the printed form fails the dimension check and the corrected one"
+               " passes (erratum C3)."),
 )
 
 # --- Lemma C.4 -------------------------------------------------------------------------
@@ -265,6 +270,9 @@ THEOREM3_1_STEP = result(
     "beta = 2 sqrt(c)/(k sqrt(T)) (end of the proof of Theorem 3.1).",
     [form("printed", BETA_STAR, _NORMALIZED.strip())],
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
+    unchecked=("A step-size rule, run by its theorem's checks. The population-D checks of Theorem "
+               "3.1 (E_C4_theorem3_1_main, _appendix, _proof and E_C5_theorem3_1) and check "
+               "E_algebra (claim C7) take this step from this encoding."),
 )
 
 THEOREM3_1_T_MIN = result(
@@ -285,6 +293,9 @@ THEOREM3_1_T_MIN = result(
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
+    unchecked=("Tested inside another result's check. Check E_algebra (claim C7, named for Theorem"
+               " 3.1) finds the step conditions of the explicit and corrected forms met at T = "
+               "T_min and failed at 0.98 T_min."),
 )
 
 __all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]
