@@ -118,7 +118,7 @@ def test_results_without_a_check_go_to_the_appendix_with_their_reason(report, fi
     assert findings["Lemma 3"].printed.word == "not checked"
     eq7 = next(r for r in section.results if r.id == "even2022.eq7")
     assert any("even2022.P11" in ids for ids, _ in eq7.exercised_by)  # through erratum13
-    assert lemma3.unchecked.startswith("A proof step")  # the encoding's own reason
+    assert lemma3.unchecked.startswith("a proof step")  # the encoding's own reason
     lemma3.unchecked = "an auxiliary bound, exercised only inside Theorem 2's proof"
     eq6 = next(r for r in section.results if r.id == "even2022.eq6")
     eq6.unchecked = ""  # every result gives a reason; without one, its kind's default is said

@@ -63,7 +63,7 @@ def test_a_result_with_a_check_gives_no_reason_for_having_none(checked):
     assert not stale, f"results with a check that still say why they have none: {stale}"
 
 
-def test_a_reason_is_a_short_first_sentence_the_findings_table_can_show(checked):
+def test_a_reason_opens_with_a_short_sentence_the_findings_table_can_show():
     from pflbounds.reporting.claims import first_sentence
 
     for r in results():
@@ -71,3 +71,5 @@ def test_a_reason_is_a_short_first_sentence_the_findings_table_can_show(checked)
             head = first_sentence(r.unchecked)
             assert head.endswith("."), r.id
             assert len(head) <= 48, f"{r.id}: {head!r} is cut in the findings table"
+            # it follows "not checked: " there, as the kinds' defaults do
+            assert head[0].islower(), f"{r.id}: {head!r}"

@@ -96,7 +96,7 @@ BASELINE_PERSONALISED = result(
     hypotheses=("even2022.A2", "even2022.A3"), source="Section 5",
     errata=(ERRATA["erratum24"],), derivations=B_SUMS,
     quantity_typst="f^Lambda (y^Lambda) - overline(f)(x^*)",
-    unchecked=("Tested inside another result's check. Check E24 (named for the single-model "
+    unchecked=("tested inside another result's check. Check E24 (named for the single-model "
                "baseline) evaluates this result's printed and corrected forms at its "
                "classical-personalisation points (alpha = 0.3, 0.6, 0.9)."),
 )

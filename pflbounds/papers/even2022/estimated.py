@@ -113,7 +113,7 @@ COROLLARY2 = result(
     derivations=(inputs.B_MAX, inputs.N_FROM_B),
     part_units={"C": "1", "S": "1", "KC": "1", "K": "1"},
     part_typst={"S": "S", "C": "C", "KC": "K C", "K": "K"},
-    unchecked=("Orders of magnitude only (no constants). The printed conditions are Omega~ (the "
+    unchecked=("orders of magnitude only (no constants). The printed conditions are Omega~ (the "
                "one on C fails the dimension check, erratum 23); no check runs AFA with estimated "
                "biases at the corrected S. Check C2 tests the agents count of its discussion."),
 )

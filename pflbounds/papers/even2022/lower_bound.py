@@ -32,7 +32,7 @@ LEMMA1 = result(
     [form("printed", psi / 3)],
     relation="=", source="App. B.1 (Agarwal et al.)",
     quantity_typst="\"threshold\"",
-    unchecked=("A proof step, not checked on its own. A packing lemma of Theorem 1's proof; check "
+    unchecked=("a proof step, not checked on its own. A packing lemma of Theorem 1's proof; check "
                "P6 tests Theorem 1's lower bound on the hard instance."),
 )
 
@@ -44,7 +44,7 @@ LEMMA2 = result(
     [form("printed", psi / 9)],
     relation="=", source="App. B.1 (Agarwal et al.)",
     quantity_typst="\"accuracy threshold\"",
-    unchecked=("A proof step, not checked on its own. The reduction from optimisation to testing "
+    unchecked=("a proof step, not checked on its own. The reduction from optimisation to testing "
                "in Theorem 1's proof; check P6 tests Theorem 1's lower bound on the hard "
                "instance."),
 )
@@ -56,7 +56,7 @@ EQ4 = result(
     [form("printed", 1 - (Itot + sp.log(2)) / sp.log(Vcard))],
     relation=">=", source="App. B.2", equations=("4",),
     quantity_typst="PP(hat(alpha) != alpha)",
-    unchecked=("A standard fact, not checked. Fano's inequality, quoted in Theorem 1's proof; "
+    unchecked=("a standard fact, not checked. Fano's inequality, quoted in Theorem 1's proof; "
                "check P6 tests the lower bound it leads to."),
 )
 
@@ -67,7 +67,7 @@ EQ5 = result(
     [form("printed", (sp.Rational(2, 3) * sp.log(Vcard) - sp.log(2)) / I1)],
     relation=">=", source="App. B.2", equations=("5",),
     quantity_typst="K_epsilon",
-    unchecked=("A proof step, not checked on its own. Fano's inequality solved for K at a constant"
+    unchecked=("a proof step, not checked on its own. Fano's inequality solved for K at a constant"
                " information per oracle call; check P6 tests Theorem 1's explicit form, which "
                "instantiates it on instance A."),
 )

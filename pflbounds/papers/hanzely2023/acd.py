@@ -45,7 +45,7 @@ THEOREM7_PARAMETERS = result(
     relation="=", hypotheses=("hanzely2023.A1",), source="Theorem 7, Algorithm 2",
     part_typst={"nu": "nu", "theta": "theta", "eta": "eta", "p_w": "p_w"},
     part_latex={"nu": r"\nu", "theta": r"\theta", "eta": r"\eta", "p_w": "p_w"},
-    unchecked=("A step-size rule, run by its theorem's checks. The ACD-PFL checks (P1, P2, P3, "
+    unchecked=("a step-size rule, run by its theorem's checks. The ACD-PFL checks (P1, P2, P3, "
                "P9_rescaled, P9_unrescaled, P10, E_acd_beta_scale) run Algorithm 2 with these "
                "parameters, evaluated from this encoding."),
 )
@@ -74,7 +74,7 @@ TABLE1_ACD = result(
     relation="=", hypotheses=("hanzely2023.A1",), source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
-                unchecked=("Orders of magnitude only (no constants). Check P2 (named for Theorem "
+                unchecked=("orders of magnitude only (no constants). Check P2 (named for Theorem "
                            "7) tests its communication column's growth as sqrt(L^w/mu); the "
                            "gradient columns are not run."),
 )

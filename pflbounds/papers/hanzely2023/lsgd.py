@@ -73,7 +73,7 @@ THEOREM1 = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 1 (Corollary D.1 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
-    unchecked=("A derived count, not evaluated by a check. Theorem 5's bound solved for K (O~ as "
+    unchecked=("a derived count, not evaluated by a check. Theorem 5's bound solved for K (O~ as "
                "printed); check P5 measures LSGD-PFL's rounds to eps against the count from "
                "Theorem 5's bound, not against this one."),
 )
@@ -92,7 +92,7 @@ THEOREM2 = result(
              "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 2 (Corollary D.2 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
-    unchecked=("A derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~, "
+    unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~, "
                "the initial distance hidden); no check runs a convex objective that is not "
                "strongly convex."),
 )
@@ -127,7 +127,7 @@ THEOREM5_WEAK = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
     errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
-    unchecked=("No instance family yet. It needs a convex, not strongly convex, LSGD-PFL "
+    unchecked=("no instance family yet. It needs a convex, not strongly convex, LSGD-PFL "
                "objective; the exact checks of Theorem 5 (P4, P5) run strongly convex quadratics."),
 )
 
@@ -169,7 +169,7 @@ LEMMA6 = result(
     part_latex={"23": r"\frac1M\sum_m\mathbb{E}\|g_{w,m}^k\|^2",
                 "24": r"\mathbb{E}[\|\frac1M\sum_m g_{w,m}^k\|^2+\frac1{M^2}\sum_m"
                       r"\|g_{\beta,m}^k\|^2]"},
-                      unchecked=("A proof step, not checked on its own. (23) is Lemma 5's (21) "
+                      unchecked=("a proof step, not checked on its own. (23) is Lemma 5's (21) "
                                  "plus the minibatch variance sigma^2/B, and check P_lemma5 tests "
                                  "(21); (24) is not run."),
 )
@@ -184,7 +184,7 @@ LEMMA7 = result(
     conditions=(cond(sp.Le(eta, 1 / (8 * sp.sqrt(3 * E) * (tau - 1) * Lw)),
                      "eta <= 1/(8 sqrt(3e)(tau-1) L^w)"),),
     quantity_typst="sum_k omega_k EE[V_k]",
-    unchecked=("A proof step, not checked on its own. The drift sum of Theorem 5's proof; checks "
+    unchecked=("a proof step, not checked on its own. The drift sum of Theorem 5's proof; checks "
                "P4 and P4_printed test Theorem 5's bound."),
 )
 

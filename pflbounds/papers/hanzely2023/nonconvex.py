@@ -104,7 +104,7 @@ LEMMA8 = result(
     [form("printed", -etak * IPw - etak * IPb + etak**2 * L / 2 * H2 + etak**2 * L / 2 * G2b)],
     hypotheses=("hanzely2023.A4",), source="Lemma 8, App. B.7",
     quantity_typst="EE[hat(F)^(k+1)] - hat(F)^k",
-    unchecked=("A proof step, not checked on its own. The one-step change in the proofs of "
+    unchecked=("a proof step, not checked on its own. The one-step change in the proofs of "
                "Theorems 3-4; checks P11_theorem3 and P11_theorem4 test the theorems."),
 )
 LEMMA9 = result(
@@ -119,7 +119,7 @@ LEMMA9 = result(
         "second": lam_dis * _A * Gbar2 + _A * s2dif + s1sq / (M * B) + s2sq / B})],
     hypotheses=("hanzely2023.A5", "hanzely2023.A6"), source="Lemma 9, App. B.7",
     quantity_typst="EE norm(h^k)^2 + 1/M sum_m EE norm(g_(m,2)^k)^2",
-    unchecked=("A proof step, not checked on its own. The second moment of the stochastic "
+    unchecked=("a proof step, not checked on its own. The second moment of the stochastic "
                "gradients in the proofs of Theorems 3-4; checks P11_theorem3 and P11_theorem4 test"
                " the theorems."),
 )
@@ -132,7 +132,7 @@ LEMMA10 = result(
     [form("printed", -etak / 2 * Ghat2 - etak / 2 * Gbar2 + etak * L**2 / 2 * Vk)],
     hypotheses=("hanzely2023.A4",), source="Lemma 10, App. B.7",
     quantity_typst="-eta_k (lr(⟨dot, dot⟩)_w + lr(⟨dot, dot⟩)_beta)",
-    unchecked=("A proof step, not checked on its own. The inner products of Lemma 8 in Theorem 3's"
+    unchecked=("a proof step, not checked on its own. The inner products of Lemma 8 in Theorem 3's"
                " proof; checks P11_theorem3 and P11_theorem4 test the theorems."),
 )
 LEMMA11 = result(
@@ -142,7 +142,7 @@ LEMMA11 = result(
     [form("printed", -etak * mu * Fhat - etak / 2 * Gbar2 + etak * L**2 / 2 * Vk)],
     hypotheses=("hanzely2023.A4", "hanzely2023.A7"), source="Lemma 11, App. B.7",
     quantity_typst="-eta_k (lr(⟨dot, dot⟩)_w + lr(⟨dot, dot⟩)_beta)",
-    unchecked=("A proof step, not checked on its own. The inner products of Lemma 8 under the PL "
+    unchecked=("a proof step, not checked on its own. The inner products of Lemma 8 under the PL "
                "condition, in Theorem 4's proof; checks P11_theorem3 and P11_theorem4 test the "
                "theorems."),
 )
@@ -155,7 +155,7 @@ LEMMA12 = result(
           + s2dif * (tau - 1) * (C1 + 1) * SumEta2 + s1sq * (tau - 1) / B * SumEta2)],
     hypotheses=("hanzely2023.A5", "hanzely2023.A6"), source="Lemma 12, App. B.7",
     quantity_typst="EE[V^k]",
-    unchecked=("A proof step, not checked on its own. The drift within a communication period, in "
+    unchecked=("a proof step, not checked on its own. The drift within a communication period, in "
                "the proofs of Theorems 3-4; checks P11_theorem3 and P11_theorem4 test the "
                "theorems."),
 )
@@ -176,7 +176,7 @@ LEMMA13 = result(
     source="Lemma 13, App. B.7", equations=("44", "45", "46"),
     part_typst={"44": "eta_(v_p)", "45": "eta_(v_p - 1)"},
     part_latex={"44": r"\eta_{v_p}", "45": r"\eta_{v_p-1}"},
-    unchecked=("A step-size rule, not evaluated by a check. A condition inside Theorem 4's proof; "
+    unchecked=("a step-size rule, not evaluated by a check. A condition inside Theorem 4's proof; "
                "check P11_theorem4 runs the schedule of Lemma 14, which the paper shows meets it."),
 )
 LEMMA14 = result(
@@ -194,7 +194,7 @@ LEMMA14 = result(
     source="Lemma 14, App. B.7", equations=("49", "51", "52", "53"),
     errata=(ERRATA["theorem4_gap"],), part_typst={"beta": "beta", "tau": "tau"},
     part_latex={"beta": r"\beta", "tau": r"\tau"},
-    unchecked=("A step-size rule, run by its theorem's checks. Check P11_theorem4 runs LSGD-PFL "
+    unchecked=("a step-size rule, run by its theorem's checks. Check P11_theorem4 runs LSGD-PFL "
                "with this schedule, beta just above its limits and Eq. (52), computed in the check"
                " rather than from this encoding."),
 )

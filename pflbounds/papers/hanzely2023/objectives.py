@@ -234,7 +234,7 @@ LEMMA2 = _parts_result(
     [form("printed", parts=MX2, note="Table 2 agrees.")],
     hypotheses=("hanzely2023.Obj",), conditions=(MX2_COND,), source="Lemma 2, App. B.2",
     errata=(ERRATA["mx2_definition"],),
-    unchecked=("Tested inside another result's check. Check P8 (named for Lemma 1) compares these "
+    unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
                "constants with the ones certified from the Hessians of random least-squares "
                "clients."),
 )
@@ -261,7 +261,7 @@ LEMMA4 = _parts_result(
      form("corrected", parts=WS2, note="Assumption-1 normalisation, from the Hessian "
           "(digest §3.6): every constant is the base constant over M.")],
     hypotheses=("hanzely2023.Obj",), source="Lemma 4", errata=(ERRATA["ws2_normalisation"],),
-    unchecked=("Tested inside another result's check. Check P8 (named for Lemma 1) tests the "
+    unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
                "corrected constants against certified ones; the printed mu = mu' is erratum "
                "ws2_normalisation, shown by check E_ws2 on Table 2's row."),
 )
@@ -294,14 +294,14 @@ _TABLE2_FORMS = {
             (ERRATA["ws2_normalisation"],)),
     "residual": ([form("printed", parts=RESIDUAL, note="Assumed constants.")], ()),
 }
-_P8 = ("Tested inside another result's check. Check P8 (named for Lemma 1) compares these "
+_P8 = ("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
        "constants with the ones certified from the Hessians of random least-squares clients.")
 _TABLE2_UNCHECKED = {
     "fl": _P8, "full": _P8, "mx2": _P8,
-    "apfl2": ("Tested inside another result's check. Check P8 (named for Lemma 1) tests the "
+    "apfl2": ("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
               "corrected constants against certified ones; check E_apfl2_mu (named for Lemma "
               "3) shows the printed mu too large."),
-    "residual": ("Assumed constants: nothing to test. The row names the objective's constants "
+    "residual": ("assumed constants: nothing to test. The row names the objective's constants "
                  "(mu, L^w_R, L^beta_R, ...) without a formula for them."),
 }
 """Why the rows of Table 2 that no check names have no check (MT2 and WS2 have theirs)."""

@@ -85,7 +85,7 @@ def _big(cells: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
     return {c: (BigO(e) if e != 0 else e) for c, e in cells.items()}
 
 
-_P12 = ("Tested inside another result's check. Check P12 (named for Table 3's MT2 row) compares "
+_P12 = ("tested inside another result's check. Check P12 (named for Table 3's MT2 row) compares "
         "each printed cell of this row with the one regenerated from Theorems 7-8, up to "
         "constants")
 _UNCHECKED = {

@@ -49,7 +49,7 @@ DEFINITION1_RATIO = result(
                      "(implicit assumption (v); the convention there is to stay local, "
                      "erratum 21)"),),
     quantity_typst="r_(i k)^t",
-    unchecked=("A definition. The adaptive runs compute it in the algorithms, not from this "
+    unchecked=("a definition. The adaptive runs compute it in the algorithms, not from this "
                "encoding; check P1 tests the identities of the weights built on it."),
 )
 
@@ -73,7 +73,7 @@ DEFINITION3_BINARY = result(
     [form("printed", parts={"phi": lam * ind_ge(r, lam), "psi": r * lam * ind_ge(r, lam)})],
     relation="=", source="Definition 3",
     quantity_typst="(phi_\"bin\"(r), psi_\"bin\"(r))",
-    unchecked=("A definition. Every binary run uses phi_bin and psi_bin (computed in the "
+    unchecked=("a definition. Every binary run uses phi_bin and psi_bin (computed in the "
                "algorithms, not from this encoding); check P1 tests the identities of the weights "
                "built on them."),
 )
@@ -85,7 +85,7 @@ DEFINITION3_CONTINUOUS = result(
     [form("printed", parts={"phi": r, "psi": r**2})],
     relation="=", source="Definition 3",
     quantity_typst="(phi_\"cont\"(r), psi_\"cont\"(r))",
-    unchecked=("A definition. Every continuous run uses phi_cont and psi_cont (computed in the "
+    unchecked=("a definition. Every continuous run uses phi_cont and psi_cont (computed in the "
                "algorithms, not from this encoding); check P1 tests the identities of the weights "
                "built on them."),
 )

@@ -125,7 +125,7 @@ LEMMA_C2_45 = result(
           + c**2 * a_max**2)],
     source="Lemma C.2, App. C.2", equations=("45", "50", "52"), hypotheses=(IMPLICIT.id,),
     errata=(ERRATA["C13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
-    unchecked=("Tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
+    unchecked=("tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
                "the uncentred (45) over every c-subset of the clients."),
 )
 
@@ -157,7 +157,7 @@ LEMMA_C3_ITERATE = result(
      form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum C3).")],
     relation="=", source="Lemma C.3, App. C.2", equations=("53", "55", "56"),
     errata=(ERRATA["C3"],), quantity_typst="theta_(i,l-1)",
-    unchecked=("A definition. The point at which Lemma C.3 evaluates the gradient; check "
+    unchecked=("a definition. The point at which Lemma C.3 evaluates the gradient; check "
                "E_dimension shows the printed form fails the dimension check and the corrected one"
                " passes (erratum C3)."),
 )
@@ -270,7 +270,7 @@ THEOREM3_1_STEP = result(
     "beta = 2 sqrt(c)/(k sqrt(T)) (end of the proof of Theorem 3.1).",
     [form("printed", BETA_STAR, _NORMALIZED.strip())],
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
-    unchecked=("A step-size rule, run by its theorem's checks. The population-D checks of Theorem "
+    unchecked=("a step-size rule, run by its theorem's checks. The population-D checks of Theorem "
                "3.1 (E_C4_theorem3_1_main, _appendix, _proof and E_C5_theorem3_1) and check "
                "E_algebra (claim C7) take this step from this encoding."),
 )
@@ -293,7 +293,7 @@ THEOREM3_1_T_MIN = result(
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
-    unchecked=("Tested inside another result's check. Check E_algebra (claim C7, named for Theorem"
+    unchecked=("tested inside another result's check. Check E_algebra (claim C7, named for Theorem"
                " 3.1) finds the step conditions of the explicit and corrected forms met at T = "
                "T_min and failed at 0.98 T_min."),
 )

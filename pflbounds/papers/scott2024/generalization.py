@@ -69,7 +69,7 @@ THEOREM_B1 = result(
           conditions=(_DELTA1, _N8))],
     source="Theorem B.1, App. B", equations=("6", "23", "24", "26"), hypotheses=(PAC.id,),
     conditions=(_DELTA,), errata=(ERRATA["P5"], ERRATA["P6"]), quantity_typst="\"er\"(cal(Q))",
-    unchecked=("Tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
+    unchecked=("tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
                "two parts, each at delta/2; their sum is not run on its own. Theorem 3.2, its "
                "application, is check P8's."),
 )
@@ -111,7 +111,7 @@ GAMMA = result(
                 cond(sp.Lt(lam_pb, 4 * m * n), "lambda < 4mn (20)")),
     hypotheses=(PAC.id,), quantity_typst="Gamma(lambda)",
     example={"Kc": 10.0, "lam_pb": 50.0, "m": 20, "n": 10},
-    unchecked=("Tested inside another result's check. Check E_P2_gamma (named for Gamma(lambda*)) "
+    unchecked=("tested inside another result's check. Check E_P2_gamma (named for Gamma(lambda*)) "
                "substitutes lambda* into this Gamma symbolically and bounds it on a grid of K."),
 )
 
@@ -125,7 +125,7 @@ LAMBDA_STAR = result(
           "1/(8mn).")],
     relation="=", source="Proof of Theorem B.1, Part I", equations=("22",),
     errata=(ERRATA["P2"],), quantity_typst="lambda^*",
-    unchecked=("Tested inside another result's check. Check E_P2_gamma evaluates both readings of "
+    unchecked=("tested inside another result's check. Check E_P2_gamma evaluates both readings of "
                "lambda* (erratum P2): Gamma at either stays below sqrt((K + 1)/(2mn))."),
 )
 
@@ -206,7 +206,7 @@ COMMUNICATION_FEDAVG = result(
     "floats exchanged per round by FedAvg", "1", "2c |theta| floats per round.",
     [form("printed", 2 * c * dtheta)],
     relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
-    unchecked=("Tested inside another result's check. Check P14 (named for PeFLL's communication) "
+    unchecked=("tested inside another result's check. Check P14 (named for PeFLL's communication) "
                "divides PeFLL's count by this one (about 2, App. A.3)."),
 )
 
