@@ -46,8 +46,8 @@ THEOREM7_PARAMETERS = result(
     part_typst={"nu": "nu", "theta": "theta", "eta": "eta", "p_w": "p_w"},
     part_latex={"nu": r"\nu", "theta": r"\theta", "eta": r"\eta", "p_w": "p_w"},
     unchecked=("a step-size rule, run by its theorem's checks. The ACD-PFL checks (P1, P2, P3, "
-               "P9_rescaled, P9_unrescaled, P10, E_acd_beta_scale) run Algorithm 2 with these "
-               "parameters, evaluated from this encoding."),
+               "P9_rescaled, P9_unrescaled, P10 and the erratum check of its beta-step) run "
+               "Algorithm 2 with these parameters, evaluated from this encoding."),
 )
 
 ACD_CONTRACTION = result(

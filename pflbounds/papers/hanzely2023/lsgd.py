@@ -170,8 +170,8 @@ LEMMA6 = result(
                 "24": r"\mathbb{E}[\|\frac1M\sum_m g_{w,m}^k\|^2+\frac1{M^2}\sum_m"
                       r"\|g_{\beta,m}^k\|^2]"},
                       unchecked=("a proof step, not checked on its own. (23) is Lemma 5's (21) "
-                                 "plus the minibatch variance sigma^2/B, and check P_lemma5 tests "
-                                 "(21); (24) is not run."),
+                                 "plus the minibatch variance sigma^2/B, and Lemma 5's check tests"
+                                 " (21); (24) is not run."),
 )
 
 LEMMA7 = result(
@@ -184,7 +184,7 @@ LEMMA7 = result(
     conditions=(cond(sp.Le(eta, 1 / (8 * sp.sqrt(3 * E) * (tau - 1) * Lw)),
                      "eta <= 1/(8 sqrt(3e)(tau-1) L^w)"),),
     quantity_typst="sum_k omega_k EE[V_k]",
-    unchecked=("a proof step, not checked on its own. The drift sum of Theorem 5's proof; checks "
+    unchecked=("a proof step, not checked on its own. The drift term of Theorem 5's proof; checks "
                "P4 and P4_printed test Theorem 5's bound."),
 )
 

@@ -263,7 +263,7 @@ LEMMA4 = _parts_result(
     hypotheses=("hanzely2023.Obj",), source="Lemma 4", errata=(ERRATA["ws2_normalisation"],),
     unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
                "corrected constants against certified ones; the printed mu = mu' is erratum "
-               "ws2_normalisation, shown by check E_ws2 on Table 2's row."),
+               "ws2_normalisation, shown by the erratum check of Table 2's row."),
 )
 
 UNRESCALED = _parts_result(
@@ -299,8 +299,8 @@ _P8 = ("tested inside another result's check. Check P8 (named for Lemma 1) compa
 _TABLE2_UNCHECKED = {
     "fl": _P8, "full": _P8, "mx2": _P8,
     "apfl2": ("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
-              "corrected constants against certified ones; check E_apfl2_mu (named for Lemma "
-              "3) shows the printed mu too large."),
+              "corrected constants against certified ones; the erratum check of Lemma 3 shows "
+              "the printed mu too large."),
     "residual": ("assumed constants: nothing to test. The row names the objective's constants "
                  "(mu, L^w_R, L^beta_R, ...) without a formula for them."),
 }

@@ -157,9 +157,9 @@ LEMMA_C3_ITERATE = result(
      form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum C3).")],
     relation="=", source="Lemma C.3, App. C.2", equations=("53", "55", "56"),
     errata=(ERRATA["C3"],), quantity_typst="theta_(i,l-1)",
-    unchecked=("a definition. The point at which Lemma C.3 evaluates the gradient; check "
-               "E_dimension shows the printed form fails the dimension check and the corrected one"
-               " passes (erratum C3)."),
+    unchecked=("a definition. The point at which Lemma C.3 evaluates the gradient; erratum C3's "
+               "check shows the printed form fails the dimension check and the corrected one "
+               "passes."),
 )
 
 # --- Lemma C.4 -------------------------------------------------------------------------
@@ -271,8 +271,8 @@ THEOREM3_1_STEP = result(
     [form("printed", BETA_STAR, _NORMALIZED.strip())],
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
     unchecked=("a step-size rule, run by its theorem's checks. The population-D checks of Theorem "
-               "3.1 (E_C4_theorem3_1_main, _appendix, _proof and E_C5_theorem3_1) and check "
-               "E_algebra (claim C7) take this step from this encoding."),
+               "3.1 (errata C4 and C5) and the check of its proof's algebra (claim C7) take this "
+               "step from this encoding."),
 )
 
 THEOREM3_1_T_MIN = result(
@@ -293,9 +293,9 @@ THEOREM3_1_T_MIN = result(
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
-    unchecked=("tested inside another result's check. Check E_algebra (claim C7, named for Theorem"
-               " 3.1) finds the step conditions of the explicit and corrected forms met at T = "
-               "T_min and failed at 0.98 T_min."),
+    unchecked=("tested inside another result's check. The check of Theorem 3.1's proof algebra "
+               "(claim C7, erratum C7's check) finds the step conditions of the explicit and "
+               "corrected forms met at T = T_min and failed at 0.98 T_min."),
 )
 
 __all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]

@@ -70,8 +70,8 @@ THEOREM_B1 = result(
     source="Theorem B.1, App. B", equations=("6", "23", "24", "26"), hypotheses=(PAC.id,),
     conditions=(_DELTA,), errata=(ERRATA["P5"], ERRATA["P6"]), quantity_typst="\"er\"(cal(Q))",
     unchecked=("tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
-               "two parts, each at delta/2; their sum is not run on its own. Theorem 3.2, its "
-               "application, is check P8's."),
+               "two parts, each at delta/2; the whole bound is not run on its own. Theorem 3.2, "
+               "its application, is check P8's."),
 )
 
 THEOREM_B1_PART1 = result(
@@ -111,8 +111,9 @@ GAMMA = result(
                 cond(sp.Lt(lam_pb, 4 * m * n), "lambda < 4mn (20)")),
     hypotheses=(PAC.id,), quantity_typst="Gamma(lambda)",
     example={"Kc": 10.0, "lam_pb": 50.0, "m": 20, "n": 10},
-    unchecked=("tested inside another result's check. Check E_P2_gamma (named for Gamma(lambda*)) "
-               "substitutes lambda* into this Gamma symbolically and bounds it on a grid of K."),
+    unchecked=("tested inside another result's check. Erratum P2's check (named for "
+               "Gamma(lambda*)) substitutes lambda* into this Gamma symbolically and bounds it on "
+               "a grid of K."),
 )
 
 LAMBDA_STAR = result(
@@ -125,8 +126,8 @@ LAMBDA_STAR = result(
           "1/(8mn).")],
     relation="=", source="Proof of Theorem B.1, Part I", equations=("22",),
     errata=(ERRATA["P2"],), quantity_typst="lambda^*",
-    unchecked=("tested inside another result's check. Check E_P2_gamma evaluates both readings of "
-               "lambda* (erratum P2): Gamma at either stays below sqrt((K + 1)/(2mn))."),
+    unchecked=("tested inside another result's check. Erratum P2's check evaluates both readings "
+               "of lambda*: Gamma at either stays below sqrt((K + 1)/(2mn))."),
 )
 
 _LAMBDA_STAR_IN_RANGE = cond(
