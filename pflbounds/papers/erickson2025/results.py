@@ -81,8 +81,7 @@ PROPOSITION3_4_EQ3 = result(
     source="App. A.1", equations=("3",), hypotheses=(A3_1.id,),
     quantity_typst="norm(theta_i^star - theta_j^star)^2",
     unchecked=("tested inside another result's check. Checks P8 and P8_ridge of Proposition 3.4 "
-               "evaluate (3) at every pair of clients: an equality on the translation family, a "
-               "bound on empirical ridge clients."),
+               "evaluate (3) at every pair of clients."),
 )
 
 PROPOSITION3_4_T = result(
@@ -208,9 +207,8 @@ COROLLARY_ITERATIONS = result(
                       cond(sp.Ge(10 * s**4, 9 * n**2 + 9 * n * s), "10 s^4 >= 9 n^2 + 9 n s")))],
     relation="=", source="Theorem 4.3 (digest §5.6)", hypotheses=(A4_1.id, A4_2.id, H.id),
     errata=(ERRATA["erratum1"], ERRATA["erratum2"]),
-    unchecked=("a derived count, not evaluated by a check. Theorem 4.3's bound at eta = 3/(8L) "
-               "solved for K; the checks of Theorem 4.3 (P1, P2, P4, P5) test the bound it "
-               "inverts, not this count."),
+    unchecked=("a derived count, not evaluated by a check. Theorem 4.3's bound solved for K; its "
+               "checks test the bound, not this count."),
 )
 
 COROLLARY_INEXACT_STEP = result(
@@ -221,9 +219,8 @@ COROLLARY_INEXACT_STEP = result(
     [form("printed", sp.sqrt(2 * eta * delta))],
     source="Lemma A.2 (5) (digest §5.6)", hypotheses=(H.id,),
     quantity_typst="norm(theta^(k+1) - overline(theta)^(k+1))",
-    unchecked=("no check yet. It is the square root of Lemma A.2 (5); a check would compare each "
-               "iterate's distance to the exact projected step with sqrt(2 eta delta) in the "
-               "controlled-delta runs of check P5."),
+    unchecked=("no check yet. The square root of Lemma A.2 (5); the controlled-delta runs of check"
+               " P5 could measure it."),
 )
 
 ADMISSIBLE_S = result(

@@ -72,9 +72,7 @@ THEOREM8_PARAMETERS = result(
     part_latex={"p_w": "p_w", "Lcal": r"\mathcal{L}", "eta": r"\eta", "theta1": r"\theta_1",
                 "theta2": r"\theta_2", "gamma": r"\gamma", "nu": r"\nu"},
                 unchecked=("a step-size rule, run by its theorem's checks. The ASVRCD-PFL checks "
-                           "(P6_n, P6_grads, P6_zeta) run Algorithm 4 with these parameters, "
-                           "evaluated from this encoding; check P7 shows that p_w (computed in the"
-                           " check) minimises Theorem 9's counts."),
+                           "run Algorithm 4 with these parameters, evaluated from this encoding."),
 )
 
 _ITER9_PRINTED = (1 / rho + sp.sqrt(sp.Max(Lcw / pw, Lb / (1 - pw)) / (rho * mu))) * G.LOG
@@ -123,8 +121,8 @@ LEMMA16 = result(
     "grad^2 H <= 2 diag(L_x I, L_y I); in particular H is 2 max(L_x, L_y)-smooth.",
     [form("printed", 2 * sp.Max(Lx, Ly))],
     source="Lemma 16, App. B.9", equations=("56",), quantity_typst="lambda_max(nabla^2 H)",
-    unchecked=("a standard fact, not checked. Block smoothness of a jointly convex function, used "
-               "in Lemma 15's proof; random convex quadratics would test it."),
+    unchecked=("a standard fact, not checked. Block smoothness, used in Lemma 15's proof; random "
+               "convex quadratics could test it."),
 )
 
 LEMMA16_57 = result(
@@ -134,8 +132,7 @@ LEMMA16_57 = result(
     [form("printed", (gx2 / Lx + gy2 / Ly) / 4)],
     relation=">=", source="Lemma 16, App. B.9", equations=("57",),
     quantity_typst="D_H ((x, y), (x', y'))",
-    unchecked=("a standard fact, not checked. A consequence of Eq. (56) used in Lemma 15's proof; "
-               "random convex quadratics would test it."),
+    unchecked="a standard fact, not checked. A consequence of Eq. (56), used in Lemma 15's proof.",
 )
 
 TABLE1_ASVRCD = result(
@@ -152,6 +149,5 @@ TABLE1_ASVRCD = result(
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
                 unchecked=("orders of magnitude only (no constants). Checks P6_n and P6_grads test"
-                           " Theorem 9's counts, from which this row is read; the row itself is "
-                           "not evaluated."),
+                           " Theorem 9's counts, from which the row is read."),
 )

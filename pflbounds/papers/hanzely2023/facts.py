@@ -24,7 +24,7 @@ PROPOSITION1 = result(
                 "33": r"\|\nabla f(x)-\nabla f(y)\|^2", "34": r"2\langle u,v\rangle",
                 "36": r"\|\frac1n\sum_i v_i\|^2"},
                 unchecked=("a standard fact, not checked. Smoothness, co-coercivity, Young's and "
-                           "Jensen's inequalities, used throughout the proofs."),
+                           "Jensen's inequalities."),
 )
 
 PROPOSITION1_35 = result(
@@ -33,5 +33,5 @@ PROPOSITION1_35 = result(
     [form("printed", -u2 / 2 - v2 / 2 + uv2 / 2)],
     relation="=", source="Proposition 1, App. B.7", equations=("35",),
     quantity_typst="-⟨u, v⟩",
-    unchecked="a standard fact, not checked. The polarisation identity, used in the proofs.",
+    unchecked="a standard fact, not checked. The polarisation identity.",
 )

@@ -235,8 +235,7 @@ LEMMA2 = _parts_result(
     hypotheses=("hanzely2023.Obj",), conditions=(MX2_COND,), source="Lemma 2, App. B.2",
     errata=(ERRATA["mx2_definition"],),
     unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
-               "constants with the ones certified from the Hessians of random least-squares "
-               "clients."),
+               "constants with Hessian-certified ones."),
 )
 LEMMA3 = _parts_result(
     "lemma3", "Lemma 3", "APFL2 (14)",
@@ -262,8 +261,7 @@ LEMMA4 = _parts_result(
           "(digest §3.6): every constant is the base constant over M.")],
     hypotheses=("hanzely2023.Obj",), source="Lemma 4", errata=(ERRATA["ws2_normalisation"],),
     unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
-               "corrected constants against certified ones; the printed mu = mu' is erratum "
-               "ws2_normalisation, shown by the erratum check of Table 2's row."),
+               "corrected constants; the printed mu is erratum ws2_normalisation's."),
 )
 
 UNRESCALED = _parts_result(
@@ -295,14 +293,13 @@ _TABLE2_FORMS = {
     "residual": ([form("printed", parts=RESIDUAL, note="Assumed constants.")], ()),
 }
 _P8 = ("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
-       "constants with the ones certified from the Hessians of random least-squares clients.")
+       "constants with Hessian-certified ones.")
 _TABLE2_UNCHECKED = {
     "fl": _P8, "full": _P8, "mx2": _P8,
     "apfl2": ("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
-              "corrected constants against certified ones; the erratum check of Lemma 3 shows "
-              "the printed mu too large."),
+              "corrected constants; the printed mu is erratum apfl2_mu's."),
     "residual": ("assumed constants: nothing to test. The row names the objective's constants "
-                 "(mu, L^w_R, L^beta_R, ...) without a formula for them."),
+                 "without a formula for them."),
 }
 """Why the rows of Table 2 that no check names have no check (MT2 and WS2 have theirs)."""
 RESIDUAL_EXAMPLE = {"mu": 0.5, "LwR": 1, "LbR": 0, "LcwR": 4, "LcbR": 0}

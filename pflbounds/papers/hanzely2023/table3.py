@@ -85,14 +85,10 @@ def _big(cells: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
     return {c: (BigO(e) if e != 0 else e) for c, e in cells.items()}
 
 
-_P12 = ("tested inside another result's check. Check P12 (named for Table 3's MT2 row) compares "
-        "each printed cell of this row with the one regenerated from Theorems 7-8, up to "
-        "constants")
-_UNCHECKED = {
-    **dict.fromkeys(("fl", "full", "apfl2", "ws2"),
-                    _P12 + ", on its full grid (the quick grid has the MT2 and MX2 rows only)."),
-    "mx2": _P12 + ", on both grids; the blank grad_w F_i cell is erratum table3_mx2_blank.",
-}
+_P12 = ("tested inside another result's check. Check P12 (named for the MT2 row) compares "
+        "this row's cells with Theorems 7-8's")
+_UNCHECKED = {**dict.fromkeys(("fl", "full", "apfl2", "ws2"), _P12 + " (full grid only)."),
+              "mx2": _P12 + "."}
 """Why the rows of Table 3 that no check names have no check of their own."""
 
 TABLE3 = {}

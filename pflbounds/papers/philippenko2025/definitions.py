@@ -49,8 +49,8 @@ DEFINITION1_RATIO = result(
                      "(implicit assumption (v); the convention there is to stay local, "
                      "erratum 21)"),),
     quantity_typst="r_(i k)^t",
-    unchecked=("a definition. The adaptive runs compute it in the algorithms, not from this "
-               "encoding; check P1 tests the identities of the weights built on it."),
+    unchecked=("a definition. The runs compute it in the algorithms; check P1 tests the weights "
+               "built on it."),
 )
 
 DEFINITION1 = result(
@@ -73,9 +73,8 @@ DEFINITION3_BINARY = result(
     [form("printed", parts={"phi": lam * ind_ge(r, lam), "psi": r * lam * ind_ge(r, lam)})],
     relation="=", source="Definition 3",
     quantity_typst="(phi_\"bin\"(r), psi_\"bin\"(r))",
-    unchecked=("a definition. Every binary run uses phi_bin and psi_bin (computed in the "
-               "algorithms, not from this encoding); check P1 tests the identities of the weights "
-               "built on them."),
+    unchecked=("a definition. The runs compute it in the algorithms; check P1 tests the weights "
+               "built on it."),
 )
 
 DEFINITION3_CONTINUOUS = result(
@@ -85,9 +84,8 @@ DEFINITION3_CONTINUOUS = result(
     [form("printed", parts={"phi": r, "psi": r**2})],
     relation="=", source="Definition 3",
     quantity_typst="(phi_\"cont\"(r), psi_\"cont\"(r))",
-    unchecked=("a definition. Every continuous run uses phi_cont and psi_cont (computed in the "
-               "algorithms, not from this encoding); check P1 tests the identities of the weights "
-               "built on them."),
+    unchecked=("a definition. The runs compute it in the algorithms; check P1 tests the weights "
+               "built on it."),
 )
 
 DEFINITION2_RATIO = result(

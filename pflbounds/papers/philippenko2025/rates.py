@@ -79,8 +79,8 @@ THEOREM2_HORIZON_STEP = result(
     [form("printed", _HORIZON_STEP)],
     relation="=", source="Theorem 2, Table 1 row 2", hypotheses=_H, conditions=_HORIZON_CONDS,
     quantity_typst="eta_i^t",
-    unchecked=("a step-size rule, run by its theorem's checks. Checks P9_horizon and E7 run each "
-               "horizon T with this step, evaluated from this encoding."),
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P9_horizon and E7 take this "
+               "step from this encoding."),
 )
 
 THEOREM2_HORIZON = result(
@@ -111,9 +111,8 @@ THEOREM2_DECREASING_STEP = result(
     relation="=", source="Theorem 2, Table 1 row 3", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum8"],),
     quantity_typst="eta_i^t",
-    unchecked=("a step-size rule, run by its theorem's checks. Checks P9, P9_asymptote, E8, P10, "
-               "P10_n, P10_ratio and E10 run the shifted schedule from this encoding (E8 also the "
-               "printed one, gamma0 = 0)."),
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P9, E8, P10 and E10 and "
+               "their variants take this schedule from this encoding."),
 )
 
 THEOREM2_DECREASING = result(
@@ -165,8 +164,8 @@ COROLLARY1_UNIFORM = result(
     relation="<=", source="Corollary 1", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum13"],),
     quantity_typst="T_i^epsilon",
-    unchecked=("a derived count, not evaluated by a check. Corollary 1 with equal variances and c "
-               "= 0; check P10_n (named for Corollary 1) tests its 1/|N_i^*| scaling."),
+    unchecked=("a derived count, not evaluated by a check. Check P10_n (named for Corollary 1) "
+               "tests its 1/|N_i^*| scaling."),
 )
 
 COROLLARY1_BINARY = result(
@@ -195,9 +194,7 @@ SECTION4_SUFFICIENT = result(
     relation=">=", source="Section 4", hypotheses=(A3.id,),
     errata=(ERRATA["erratum14"],),
     quantity_typst="sigma_(i,\"suf\")^2 (epsilon)",
-    unchecked=("no check yet. A comparison with Definition 2's sufficient variance over random "
-               "instances, as check P18 makes between the two criteria, would test it; check E14 "
-               "tests the neighbouring claim on min psi_bin (erratum 14)."),
+    unchecked="no check yet. Random instances of Definition 2, as in check P18, could test it.",
 )
 
 SECTION4_LOWER_BOUND = result(
@@ -209,9 +206,8 @@ SECTION4_LOWER_BOUND = result(
     [form("printed", Omega(beta * sigma2 / (mu**2 * eps * Nstar)))],
     relation=">=", source="Section 4", hypotheses=_H, errata=(ERRATA["erratum15"],),
     quantity_typst="T_i^epsilon",
-    unchecked=("a quoted result of another paper. Even et al.'s Theorem 1, encoded as "
-               "even2022.theorem1 and checked there (even2022.P6); check P10_ratio divides "
-               "Corollary 1's measured count by it."),
+    unchecked=("a quoted result of another paper. Even et al.'s Theorem 1 (even2022.P6); check "
+               "P10_ratio divides Corollary 1's count by it."),
 )
 
 _T3_STEP = sp.Min(sp.sqrt(2 * eps0 / (T * beta * sigma_suf2)), kappa_w / beta)
@@ -224,8 +220,8 @@ THEOREM3_STEP = result(
     [form("printed", _T3_STEP)],
     relation="=", source="Theorem 3", hypotheses=(A1.id, A2.id, A3.id),
     quantity_typst="eta_i",
-    unchecked=("a step-size rule, run by its theorem's checks. Checks P15_printed and P15_rate run"
-               " Theorem 3's printed form at this step, evaluated from this encoding."),
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P15_printed and P15_rate "
+               "take this step from this encoding."),
 )
 
 THEOREM3 = result(

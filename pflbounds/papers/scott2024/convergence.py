@@ -126,7 +126,7 @@ LEMMA_C2_45 = result(
     source="Lemma C.2, App. C.2", equations=("45", "50", "52"), hypotheses=(IMPLICIT.id,),
     errata=(ERRATA["C13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
     unchecked=("tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
-               "the uncentred (45) over every c-subset of the clients."),
+               "the uncentred (45) over every c-subset."),
 )
 
 # --- Lemma C.3 -------------------------------------------------------------------------
@@ -157,9 +157,8 @@ LEMMA_C3_ITERATE = result(
      form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum C3).")],
     relation="=", source="Lemma C.3, App. C.2", equations=("53", "55", "56"),
     errata=(ERRATA["C3"],), quantity_typst="theta_(i,l-1)",
-    unchecked=("a definition. The point at which Lemma C.3 evaluates the gradient; erratum C3's "
-               "check shows the printed form fails the dimension check and the corrected one "
-               "passes."),
+    unchecked=("a definition. The point of Lemma C.3's gradient; erratum C3's check tests its "
+               "units."),
 )
 
 # --- Lemma C.4 -------------------------------------------------------------------------
@@ -270,9 +269,8 @@ THEOREM3_1_STEP = result(
     "beta = 2 sqrt(c)/(k sqrt(T)) (end of the proof of Theorem 3.1).",
     [form("printed", BETA_STAR, _NORMALIZED.strip())],
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
-    unchecked=("a step-size rule, run by its theorem's checks. The population-D checks of Theorem "
-               "3.1 (errata C4 and C5) and the check of its proof's algebra (claim C7) take this "
-               "step from this encoding."),
+    unchecked=("a step-size rule, run by its theorem's checks. The population-D checks of errata "
+               "C4 and C5 take this step from this encoding."),
 )
 
 THEOREM3_1_T_MIN = result(
@@ -293,9 +291,8 @@ THEOREM3_1_T_MIN = result(
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
-    unchecked=("tested inside another result's check. The check of Theorem 3.1's proof algebra "
-               "(claim C7, erratum C7's check) finds the step conditions of the explicit and "
-               "corrected forms met at T = T_min and failed at 0.98 T_min."),
+    unchecked=("tested inside another result's check. Erratum C7's check finds the step conditions"
+               " met at T_min and failed at 0.98 T_min."),
 )
 
 __all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]
