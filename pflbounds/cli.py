@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 EXIT_BAD_INPUT = 2
 EXIT_UNEXPECTED = 1
+EXIT_INTERNAL = 3
+"""A defect of pflbounds (an exception no input should cause), reported in one line."""
 MATRIX_INPUTS = ("b", "Lambda")
 MAX_ENTRY = 1e100
 """The largest magnitude of a matrix or per-client entry (squares and sums of squares of
@@ -1441,6 +1443,14 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"pflbounds {args.command}: error: not enough memory for these inputs{what}; "
               "use smaller sizes", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Exception as e:  # a defect of pflbounds: one line, the traceback on request
+        if os.environ.get("PFLBOUNDS_DEBUG"):
+            raise
+        first = (str(e).strip().splitlines() or [""])[0][:300]
+        print(f"pflbounds {args.command}: internal error: {type(e).__name__}: {first} (a "
+              "defect of pflbounds, not of your input; PFLBOUNDS_DEBUG=1 shows the "
+              "traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -561,8 +561,17 @@ class _Writer:
                 f"[{claim_cell}],"
             )
         self.add(")", "")
-        for e in loose:
+        # the quick report prints in full the substantive errata that no claim block shows;
+        # the proof, notation and typo errata stay in the table (all of them: --detail full)
+        shown = [e for e in loose if self._printed_in_full(e)]
+        for e in shown:
             self.erratum(e)
+        rest = len(loose) - len(shown)
+        if rest:
+            what = _count(rest, "proof, notation or typo erratum",
+                          "proof, notation or typo errata")
+            self.add(f"#muted[{what} of this paper are listed in the table only; "
+                     "`pflbounds report ... --detail full` prints them in full.]", "")
 
     def _claim_of(self, s: PaperSection, e: ErratumBlock) -> ClaimFinding | None:
         for f in self.findings[s.paper_id]:
@@ -662,9 +671,20 @@ class _Writer:
                 self.erratum(e)
         if brief_errata:
             self.add("#text(size: 8pt)[*Also:* " + "; ".join(
-                f"#link(<{label_name('erratum', e.id)}>)[erratum {_ident(_short_id(e.id))}] "
+                f"#link(<{self._erratum_target(e)}>)[erratum {_ident(_short_id(e.id))}] "
                 f"({_t(one_line(e.where, 60))}: #status({_s(e.status)}, [{_e(e.status)}]))"
                 for e in brief_errata) + ".]", "")
+
+    def _printed_in_full(self, e: ErratumBlock) -> bool:
+        """Whether ``e`` is printed in full somewhere: in a claim's block, or in the errata
+        chapter (every one in a full report; the substantive ones in a quick report)."""
+        return self.full or e.id in self.in_block or e.severity == "substantive"
+
+    def _erratum_target(self, e: ErratumBlock) -> str:
+        """The label a link to ``e`` points to: its box, or its paper's errata table."""
+        if self._printed_in_full(e):
+            return label_name("erratum", e.id)
+        return label_name("errata", e.id.split(".", 1)[0])
 
     @staticmethod
     def _erratum_in_full(e: ErratumBlock) -> bool:

@@ -1,36 +1,70 @@
-"""The vocabulary of figure specs: plain dicts that a check's ``plot`` function returns.
+"""The vocabulary of figure specs: plain dicts that say WHAT a figure shows, never how.
 
-A figure is ``{"kind": "curves"|"scaling"|"bars", "title", "xlabel", "ylabel", "logx",
-"logy", "series": [...]}`` plus optional ``caption`` and ``annotations`` (short text lines).
-A series is ``{"label", "x", "y", "lo", "hi", "style", "group"}``: ``style`` is one of
-:data:`STYLES`; ``lo``/``hi`` are None when there is no band; series with the same ``group``
-(e.g. ``"point 0"``) are drawn in one colour, so a bound is paired with its measured curve.
-Labels and titles are plain text in the notation of the papers' digests (``E[f_i(x_i^K)]``,
-``eps``, ``b_ij^2/mu``); the report typesets them (:mod:`pflbounds.reporting.plainmath`).
+A check says what to plot in one of two ways:
 
-This module needs numpy only, so paper packages can build figures without loading
+* it names a figure kind and the evidence to draw with a :class:`Plot` declaration, e.g.
+  ``plot=Plot("scatter")`` (every recorded value of every grid point against its bound) or
+  ``plot=Plot("dots", categories=("1/mu", "L^w"))`` (one category per recorded entry); the
+  kind's function in :mod:`pflbounds.reporting.outcome_figures` builds the spec;
+* or its ``plot`` function returns specs built with :func:`figure` (or :func:`curves`,
+  :func:`scatter`, :func:`dots`, :func:`tail`, :func:`scaling`) and :func:`series`.
+
+A figure is ``{"kind", "title", "xlabel", "ylabel", "logx", "logy", "series": [...]}`` plus
+optional ``caption``, ``annotations`` (short text lines), ``hlines`` and ``vlines``
+(``(value, label)`` pairs). ``kind`` is one of :data:`KINDS` (described in
+:class:`pflbounds.reporting.figure_model.PlotSpec`). A series is ``{"label", "x", "y", "lo",
+"hi", "style", "group"}``: ``style`` is one of :data:`STYLES` and says what the series is
+(measured, a bound, a fit, a reference); series of one ``group`` (an instance, e.g.
+``"kappa = 4"``) share one colour, so a bound is paired with its measured curve. A table is
+``{"kind": "table", "title", "columns", "rows", "caption"}``.
+
+Labels, titles and captions are plain text in the notation of the papers' digests
+(``E[f_i(x_i^K)]``, ``eps``, ``b_ij^2/mu``, ``sqrt(2)``) or mathtext between ``$``; the report
+typesets them (:mod:`pflbounds.reporting.plainmath`).
+
+This module needs numpy only, so paper packages can declare figures without loading
 matplotlib or Typst.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-__all__ = ["STYLES", "figure", "series"]
+from pflbounds.reporting.figure_model import BOUND_STYLES, KINDS, STYLES
 
-STYLES = ("measured", "bound", "bound_printed", "bound_corrected", "fit", "reference")
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.checking.outcome import Outcome
+
+__all__ = [
+    "BOUND_STYLES",
+    "KINDS",
+    "STYLES",
+    "Plot",
+    "curves",
+    "dots",
+    "figure",
+    "scaling",
+    "scatter",
+    "series",
+    "table",
+    "tail",
+]
+
+_ALIASES = {"bars": "dots"}
 
 
 def series(
     label: str, x: Any, y: Any, style: str, lo: Any = None, hi: Any = None, group: str = ""
 ) -> dict[str, Any]:
-    """One series of a figure spec (numpy arrays converted to lists).
+    """One series of a figure spec (numpy arrays converted to lists; category names kept).
 
-    ``group`` pairs series drawn in one colour (a measured curve and its bound); when empty,
-    the report takes the parenthesised tail of the label (``"bound (point 0)"``).
+    ``group`` names the instance the series belongs to; series of one group are drawn in one
+    colour. When empty, the report takes the parenthesised tail of the label (``"bound
+    (point 0)"``).
     """
     if style not in STYLES:
         raise ValueError(f"unknown series style {style!r}; expected one of {STYLES}")
@@ -38,23 +72,120 @@ def series(
     def lst(v: Any) -> list[float] | None:
         return None if v is None else [float(u) for u in np.asarray(v, dtype=float).ravel()]
 
-    return {"label": label, "x": lst(x), "y": lst(y), "lo": lst(lo), "hi": lst(hi),
+    xs = list(x) if isinstance(x, (list, tuple)) else None
+    if xs and all(isinstance(v, str) for v in xs):
+        xv: list[Any] = [str(v) for v in xs]
+    else:
+        xv = lst(x) or []
+    return {"label": label, "x": xv, "y": lst(y), "lo": lst(lo), "hi": lst(hi),
             "style": style, "group": group}
+
+
+def _wide(values: list[float]) -> bool:
+    """Every value positive and spanning more than a factor 10 (a log axis reads better)."""
+    return bool(values) and min(values) > 0 and max(values) / min(values) > 10
 
 
 def figure(
     kind: str, title: str, xlabel: str, ylabel: str, items: list[dict[str, Any]],
-    *, logx: bool | None = None, logy: bool | None = None,
+    *, logx: bool | None = None, logy: bool | None = None, caption: str = "",
+    annotations: Sequence[str] = (), hlines: Sequence[tuple[float, str]] = (),
+    vlines: Sequence[tuple[float, str]] = (),
 ) -> dict[str, Any]:
-    """A figure spec; log axes default to True when every value on that axis is > 0 and
-    they span more than a factor 10."""
-    def positive(key: str) -> bool:
-        vals = [v for s in items for v in (s[key] or []) if math.isfinite(v)]
-        return bool(vals) and min(vals) > 0 and max(vals) / min(vals) > 10
+    """A figure spec of one of :data:`KINDS`; log axes default to True when every value on
+    that axis is > 0 and they span more than a factor 10 (a scatter's two axes together)."""
+    kind = _ALIASES.get(kind, kind)
+    if kind not in KINDS:
+        raise ValueError(f"unknown figure kind {kind!r}; expected one of {KINDS}")
 
-    return {
+    def values(key: str) -> list[float]:
+        return [v for s in items for v in (s.get(key) or []) if not isinstance(v, str)
+                and math.isfinite(v)]
+
+    if kind == "scatter":  # zeros (equal to a zero bound) are left off a log scatter
+        v = values("x") + values("y")
+        pos = [u for u in v if u > 0]
+        both = bool(v) and min(v) >= 0 and _wide(pos) and len(pos) >= 0.5 * len(v)
+        logx = both if logx is None else logx
+        logy = both if logy is None else logy
+    fig: dict[str, Any] = {
         "kind": kind, "title": title, "xlabel": xlabel, "ylabel": ylabel,
-        "logx": positive("x") if logx is None else logx,
-        "logy": positive("y") if logy is None else logy,
+        "logx": (_wide(values("x")) and kind not in ("dots",)) if logx is None else logx,
+        "logy": _wide(values("y")) if logy is None else logy,
         "series": items,
     }
+    if caption:
+        fig["caption"] = caption
+    if annotations:
+        fig["annotations"] = list(annotations)
+    if hlines:
+        fig["hlines"] = [tuple(h) for h in hlines]
+    if vlines:
+        fig["vlines"] = [tuple(v) for v in vlines]
+    return fig
+
+
+def curves(title: str, xlabel: str, ylabel: str, items: list[dict[str, Any]],
+           **kw: Any) -> dict[str, Any]:
+    """Measured curves against an ordered parameter, each bound in its curve's group."""
+    return figure("curves", title, xlabel, ylabel, items, **kw)
+
+
+def scatter(title: str, xlabel: str, ylabel: str, items: list[dict[str, Any]],
+            **kw: Any) -> dict[str, Any]:
+    """Measured (y) against bound (x), one point per instance; series are families."""
+    return figure("scatter", title, xlabel, ylabel, items, **kw)
+
+
+def dots(title: str, xlabel: str, ylabel: str, items: list[dict[str, Any]],
+         **kw: Any) -> dict[str, Any]:
+    """One dot (with its interval) per category and series; category names as x."""
+    return figure("dots", title, xlabel, ylabel, items, **kw)
+
+
+def tail(title: str, xlabel: str, ylabel: str, items: list[dict[str, Any]],
+         **kw: Any) -> dict[str, Any]:
+    """Empirical probabilities (with lo/hi intervals) against the bound."""
+    return figure("tail", title, xlabel, ylabel, items, **kw)
+
+
+def scaling(title: str, xlabel: str, ylabel: str, items: list[dict[str, Any]],
+            **kw: Any) -> dict[str, Any]:
+    """Measured points, the fitted line and the predicted slope (a reference series)."""
+    return figure("scaling", title, xlabel, ylabel, items, **kw)
+
+
+def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+          caption: str = "") -> dict[str, Any]:
+    """A table spec (cells converted to strings by the report)."""
+    return {"kind": "table", "title": title, "columns": list(columns),
+            "rows": [list(r) for r in rows], "caption": caption}
+
+
+class Plot:
+    """A check's declaration of what to plot: a figure kind and the evidence to draw.
+
+    ``Plot(kind, **options)`` is a check's ``plot`` function: called with an outcome, it
+    returns the specs that the kind's function of :mod:`pflbounds.reporting.outcome_figures`
+    builds from the evidence (see there for the options of each kind). Examples::
+
+        plot=Plot("scatter")                          # every instance against its bound
+        plot=Plot("dots", categories=("1/mu", "L^w"))  # entry k of every point is category k
+        plot=Plot("tail")                             # probabilities with intervals
+    """
+
+    def __init__(self, kind: str, **options: Any) -> None:
+        kind = _ALIASES.get(kind, kind)
+        if kind not in KINDS:
+            raise ValueError(f"unknown figure kind {kind!r}; expected one of {KINDS}")
+        self.kind = kind
+        self.options = options
+
+    def __call__(self, outcome: Outcome) -> list[dict[str, Any]]:
+        from pflbounds.reporting.outcome_figures import figures_of_kind
+
+        return figures_of_kind(self.kind, outcome, **self.options)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"Plot({self.kind!r}{', ' if opts else ''}{opts})"

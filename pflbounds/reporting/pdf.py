@@ -30,6 +30,7 @@ import typst
 from pflbounds.reporting.document import build_document
 from pflbounds.reporting.figures import plan_figures, render_plot
 from pflbounds.reporting.model import Report
+from pflbounds.reporting.plainmath import notation_of
 
 __all__ = [
     "ReportCompileError",
@@ -199,16 +200,18 @@ def write_report(report: Report, out_pdf: Path | str, allowed: tuple[str, ...] =
     check_report_folder(out_pdf, allowed)
     out_dir.mkdir(parents=True, exist_ok=True)
     stems = plan_figures(report)
-    plots = [p for s in report.sections for v in s.verdicts for p in v.plots]
-    plots += [p for s in report.sections for e in s.errata for p in e.plots]
+    # each plot with the paper whose constant names its labels use (scott2024's L1 is L_1)
+    plots = [(s.paper_id, p) for s in report.sections for v in s.verdicts for p in v.plots]
+    plots += [(s.paper_id, p) for s in report.sections for e in s.errata for p in e.plots]
     if report.audit:
-        plots += report.audit.plots
+        plots += [(None, p) for p in report.audit.plots]
         stems.update({id(p): p.name for p in report.audit.plots})
     staging = Path(tempfile.mkdtemp(prefix=f".{out_pdf.stem}-staging-", dir=out_dir))
     try:
         fig_dir = staging / FIGURES_DIR
-        for plot in plots:
-            render_plot(plot, fig_dir / f"{stems[id(plot)]}.svg")
+        for paper, plot in plots:
+            with notation_of(paper):
+                render_plot(plot, fig_dir / f"{stems[id(plot)]}.svg")
         source = build_document(report, stems, FIGURES_DIR)
         typ_staged = staging / report_source(out_pdf).name
         typ_staged.write_text(source, encoding="utf-8")

@@ -7,6 +7,7 @@ result's quantity); the report imports it from here.
 from __future__ import annotations
 
 from pflbounds.symbolic.plainmath import (
+    current_paper,
     declared_names,
     notation_of,
     parse,
@@ -15,4 +16,5 @@ from pflbounds.symbolic.plainmath import (
     to_typst_math,
 )
 
-__all__ = ["declared_names", "notation_of", "parse", "to_mathtext", "to_typst", "to_typst_math"]
+__all__ = ["current_paper", "declared_names", "notation_of", "parse", "to_mathtext", "to_typst",
+           "to_typst_math"]

@@ -119,6 +119,11 @@ def notation_of(paper: str | None) -> Iterator[None]:
         _CURRENT_PAPER.reset(token)
 
 
+def current_paper() -> str | None:
+    """The paper whose constant names are in use (:func:`notation_of`), or None."""
+    return _CURRENT_PAPER.get()
+
+
 def _names(paper: str | None) -> dict[str, tuple[str, str]]:
     paper = paper if paper is not None else _CURRENT_PAPER.get()
     return declared_names(paper)

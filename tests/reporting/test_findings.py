@@ -89,7 +89,7 @@ def test_an_erratum_check_gives_printed_fails_and_corrected_holds(findings):
     assert f.printed.text == "fails: ratio 2 at K = 20"
     assert f.corrected.word == "holds" and f.corrected.text == "holds: ratio ≤ 0.25"
     e = next(e for e in f.errata if e.id == "even2022.erratum15")
-    assert e.status == "shown by a run"
+    assert e.status == "shown by a counterexample"  # E15: exact moments of SGD on x^2/2
     assert [(c.form, c.verdict, c.expected) for c in e.claims] == [
         ("printed", "VIOLATED", "VIOLATED"), ("corrected", "HOLDS", "HOLDS")]
 
@@ -118,7 +118,10 @@ def test_results_without_a_check_go_to_the_appendix_with_their_reason(report, fi
     assert findings["Lemma 3"].printed.word == "not checked"
     eq7 = next(r for r in section.results if r.id == "even2022.eq7")
     assert any("even2022.P11" in ids for ids, _ in eq7.exercised_by)  # through erratum13
+    assert lemma3.unchecked.startswith("a proof step")  # the encoding's own reason
     lemma3.unchecked = "an auxiliary bound, exercised only inside Theorem 2's proof"
+    eq6 = next(r for r in section.results if r.id == "even2022.eq6")
+    eq6.unchecked = ""  # every result gives a reason; without one, its kind's default is said
     src = build_document(report, plan_figures(report))
     appendix = src[src.index("= Results without a check"):src.index("= Provenance")]
     assert "auxiliary bound, exercised only inside Theorem" in appendix

@@ -55,6 +55,8 @@ EQ7 = result(
     ],
     relation="=", equations=("7",), source="Section 5", errata=(ERRATA["erratum13"],),
     derivations=AFA_WEIGHTS, quantity_typst="eta",
+    unchecked=("a step-size rule, not evaluated by a check. The AFA checks run fixed steps; check "
+               "P11 runs its cap 1/(2L) and the corrected 1/(2 L rho(W)) (erratum 13)."),
 )
 
 _QTY = "E[F^K], F^K = (1/N) sum_i f_i(x_i^K) - f_i^*"
@@ -120,6 +122,8 @@ LEMMA6 = result(
           "A = I.")],
     conditions=(cond(Le(eta, 1 / (2 * L)), "eta <= 1/(2L)"),),
     source="App. F", errata=(ERRATA["erratum14"],), quantity_typst="EE[f(x^T) - f(x^*)]",
+    unchecked=("no check yet. Theorem 3's corrected form carries it to AFA (checks P7, P8); the "
+               "exact SGD moments of check E15 could test it."),
 )
 
 _ARG = Delta0 * mu**2 * T / (L * sigma2)
@@ -138,6 +142,8 @@ LEMMA6_TUNED = result(
     ],
     conditions=(cond(Gt(_ARG, 1), "f_0 mu^2 T/(L sigma^2) > 1"),), source="App. F",
     errata=(ERRATA["erratum15"],), quantity_typst="EE[f(x^T) - f(x^*)]",
+    unchecked=("no check yet. The exact SGD moments of check E15, which tests the same lemma's "
+               "count, could test it."),
 )
 
 LEMMA6_EPS = result(

@@ -41,6 +41,8 @@ LEMMA3 = result(
           "-eta mu (F - F^*) (digest §8 #8).")],
     conditions=(cond(Le(eta, 1 / L), "eta <= 1/L"),),
     source="App. C", quantity_typst="EE[F(y^(k+1)) - F(y^*)]",
+    unchecked=("a proof step, not checked on its own. The one-step descent of Theorem 2's proof; "
+               "checks P1 and P2 test Theorem 2."),
 )
 
 LEMMA4 = result(
@@ -49,6 +51,8 @@ LEMMA4 = result(
     [form("printed", b**2 / (2 * mu), "Tight for isotropic quadratics with H = mu I.")],
     hypotheses=("even2022.A2", "even2022.A3"), source="App. D",
     derivations=(inputs.B_ENTRIES,), quantity_typst="f_i (x_j^*) - f_i (x_i^*)",
+    unchecked=("a proof step, not checked on its own. It gives the bias b_ij^2/(2 mu) of the "
+               "bounds that checks P1 and P8 test."),
 )
 
 EQ6 = result(
@@ -58,6 +62,8 @@ EQ6 = result(
           "Needs K, Delta0_i, sigma^2, mu and L in advance.")],
     conditions=(A_GT_1,), relation="=", equations=("6",), source="Section 4",
     derivations=AFO_WEIGHTS, quantity_typst="eta_i",
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P2, P3 and E6 run AFO with "
+               "this step, evaluated from this encoding."),
 )
 
 _QTY = "E[f_i(x_i^K) - f_i(x_i^*)]"

@@ -96,6 +96,8 @@ BASELINE_PERSONALISED = result(
     hypotheses=("even2022.A2", "even2022.A3"), source="Section 5",
     errata=(ERRATA["erratum24"],), derivations=B_SUMS,
     quantity_typst="f^Lambda (y^Lambda) - overline(f)(x^*)",
+    unchecked=("tested inside another result's check. Check E24 (named for the single-model "
+               "baseline) evaluates both forms at its personalisation points."),
 )
 
 P.algorithms({

@@ -113,4 +113,6 @@ COROLLARY2 = result(
     derivations=(inputs.B_MAX, inputs.N_FROM_B),
     part_units={"C": "1", "S": "1", "KC": "1", "K": "1"},
     part_typst={"S": "S", "C": "C", "KC": "K C", "K": "K"},
+    unchecked=("orders of magnitude only (no constants). No check runs AFA at the corrected S; "
+               "check C2 tests the agents count of its discussion."),
 )

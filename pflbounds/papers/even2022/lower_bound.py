@@ -32,6 +32,8 @@ LEMMA1 = result(
     [form("printed", psi / 3)],
     relation="=", source="App. B.1 (Agarwal et al.)",
     quantity_typst="\"threshold\"",
+    unchecked=("a proof step, not checked on its own. A packing lemma of Theorem 1's proof; check "
+               "P6 tests Theorem 1."),
 )
 
 LEMMA2 = result(
@@ -42,6 +44,8 @@ LEMMA2 = result(
     [form("printed", psi / 9)],
     relation="=", source="App. B.1 (Agarwal et al.)",
     quantity_typst="\"accuracy threshold\"",
+    unchecked=("a proof step, not checked on its own. A reduction to testing in Theorem 1's proof;"
+               " check P6 tests Theorem 1."),
 )
 
 EQ4 = result(
@@ -51,6 +55,8 @@ EQ4 = result(
     [form("printed", 1 - (Itot + sp.log(2)) / sp.log(Vcard))],
     relation=">=", source="App. B.2", equations=("4",),
     quantity_typst="PP(hat(alpha) != alpha)",
+    unchecked=("a standard fact, not checked. Fano's inequality; check P6 tests the lower bound it"
+               " leads to."),
 )
 
 EQ5 = result(
@@ -60,6 +66,8 @@ EQ5 = result(
     [form("printed", (sp.Rational(2, 3) * sp.log(Vcard) - sp.log(2)) / I1)],
     relation=">=", source="App. B.2", equations=("5",),
     quantity_typst="K_epsilon",
+    unchecked=("a proof step, not checked on its own. Fano's inequality solved for K; check P6 "
+               "tests Theorem 1's explicit form, which instantiates it."),
 )
 
 THEOREM1 = result(

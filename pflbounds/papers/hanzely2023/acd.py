@@ -45,6 +45,8 @@ THEOREM7_PARAMETERS = result(
     relation="=", hypotheses=("hanzely2023.A1",), source="Theorem 7, Algorithm 2",
     part_typst={"nu": "nu", "theta": "theta", "eta": "eta", "p_w": "p_w"},
     part_latex={"nu": r"\nu", "theta": r"\theta", "eta": r"\eta", "p_w": "p_w"},
+    unchecked=("a step-size rule, run by its theorem's checks. The ACD-PFL checks run Algorithm 2 "
+               "with these parameters, evaluated from this encoding."),
 )
 
 ACD_CONTRACTION = result(
@@ -71,4 +73,6 @@ TABLE1_ACD = result(
     relation="=", hypotheses=("hanzely2023.A1",), source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
+                unchecked=("orders of magnitude only (no constants). Check P2 (named for Theorem "
+                           "7) tests its sqrt(L^w/mu) communication growth."),
 )

@@ -71,6 +71,8 @@ THEOREM8_PARAMETERS = result(
                 "theta2": "theta_2", "gamma": "gamma", "nu": "nu"},
     part_latex={"p_w": "p_w", "Lcal": r"\mathcal{L}", "eta": r"\eta", "theta1": r"\theta_1",
                 "theta2": r"\theta_2", "gamma": r"\gamma", "nu": r"\nu"},
+                unchecked=("a step-size rule, run by its theorem's checks. The ASVRCD-PFL checks "
+                           "run Algorithm 4 with these parameters, evaluated from this encoding."),
 )
 
 _ITER9_PRINTED = (1 / rho + sp.sqrt(sp.Max(Lcw / pw, Lb / (1 - pw)) / (rho * mu))) * G.LOG
@@ -119,6 +121,8 @@ LEMMA16 = result(
     "grad^2 H <= 2 diag(L_x I, L_y I); in particular H is 2 max(L_x, L_y)-smooth.",
     [form("printed", 2 * sp.Max(Lx, Ly))],
     source="Lemma 16, App. B.9", equations=("56",), quantity_typst="lambda_max(nabla^2 H)",
+    unchecked=("a standard fact, not checked. Block smoothness, used in Lemma 15's proof; random "
+               "convex quadratics could test it."),
 )
 
 LEMMA16_57 = result(
@@ -128,6 +132,7 @@ LEMMA16_57 = result(
     [form("printed", (gx2 / Lx + gy2 / Ly) / 4)],
     relation=">=", source="Lemma 16, App. B.9", equations=("57",),
     quantity_typst="D_H ((x, y), (x', y'))",
+    unchecked="a standard fact, not checked. A consequence of Eq. (56), used in Lemma 15's proof.",
 )
 
 TABLE1_ASVRCD = result(
@@ -143,4 +148,6 @@ TABLE1_ASVRCD = result(
     relation="=", hypotheses=_ASSUME, source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
+                unchecked=("orders of magnitude only (no constants). Checks P6_n and P6_grads test"
+                           " Theorem 9's counts, from which the row is read."),
 )

@@ -32,6 +32,8 @@ THEOREM6 = result(
     source="Theorem 6, App. B.8 (proof sketch)", errata=(ERRATA["theorem6_statement"],),
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
+                unchecked=("orders of magnitude only (no constants). Check P3 tests Nesterov's "
+                           "bound, Eq. (54), on which its proof sketch rests."),
 )
 
 _RATIO = (sp.sqrt(kap) - 1) / (sp.sqrt(kap) + 1)

@@ -73,6 +73,8 @@ THEOREM1 = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 1 (Corollary D.1 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
+    unchecked=("a derived count, not evaluated by a check. Theorem 5's bound solved for K (O~); "
+               "check P5 counts rounds against Theorem 5 itself."),
 )
 
 THEOREM2 = result(
@@ -89,6 +91,8 @@ THEOREM2 = result(
              "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 2 (Corollary D.2 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
+    unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~); "
+               "no check runs a merely convex objective."),
 )
 
 _THM5_Q = "E[F(w_bar^K, beta_bar^K)] - F(w^*, beta^*)"
@@ -121,6 +125,8 @@ THEOREM5_WEAK = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
     errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
+    unchecked=("no instance family yet. It needs a convex, not strongly convex, objective; checks "
+               "P4 and P5 run strongly convex ones."),
 )
 
 _L5_TYPST = {"21": "1/M sum_m norm(nabla_w f_m)^2",
@@ -161,6 +167,8 @@ LEMMA6 = result(
     part_latex={"23": r"\frac1M\sum_m\mathbb{E}\|g_{w,m}^k\|^2",
                 "24": r"\mathbb{E}[\|\frac1M\sum_m g_{w,m}^k\|^2+\frac1{M^2}\sum_m"
                       r"\|g_{\beta,m}^k\|^2]"},
+                      unchecked=("a proof step, not checked on its own. (23) is Lemma 5's (21), "
+                                 "which its check tests, plus sigma^2/B; (24) is not run."),
 )
 
 LEMMA7 = result(
@@ -173,6 +181,8 @@ LEMMA7 = result(
     conditions=(cond(sp.Le(eta, 1 / (8 * sp.sqrt(3 * E) * (tau - 1) * Lw)),
                      "eta <= 1/(8 sqrt(3e)(tau-1) L^w)"),),
     quantity_typst="sum_k omega_k EE[V_k]",
+    unchecked=("a proof step, not checked on its own. A step of Theorem 5's proof; checks P4 and "
+               "P4_printed test Theorem 5."),
 )
 
 TABLE1_LSGD = result(

@@ -104,6 +104,8 @@ LEMMA8 = result(
     [form("printed", -etak * IPw - etak * IPb + etak**2 * L / 2 * H2 + etak**2 * L / 2 * G2b)],
     hypotheses=("hanzely2023.A4",), source="Lemma 8, App. B.7",
     quantity_typst="EE[hat(F)^(k+1)] - hat(F)^k",
+    unchecked=("a proof step, not checked on its own. A step of Theorems 3-4's proofs; checks "
+               "P11_theorem3 and P11_theorem4 test the theorems."),
 )
 LEMMA9 = result(
     "lemma9", "Lemma 9", Kind.UPPER_BOUND,
@@ -117,6 +119,8 @@ LEMMA9 = result(
         "second": lam_dis * _A * Gbar2 + _A * s2dif + s1sq / (M * B) + s2sq / B})],
     hypotheses=("hanzely2023.A5", "hanzely2023.A6"), source="Lemma 9, App. B.7",
     quantity_typst="EE norm(h^k)^2 + 1/M sum_m EE norm(g_(m,2)^k)^2",
+    unchecked=("a proof step, not checked on its own. A step of Theorems 3-4's proofs; checks "
+               "P11_theorem3 and P11_theorem4 test the theorems."),
 )
 _IP = "-eta_k <avg grad_w f_m(hat theta), avg grad_w f_m(theta)> - eta_k (1/M) sum_m " \
       "<grad_beta f_m(hat theta_m), grad_beta f_m(theta_m)>"
@@ -127,6 +131,8 @@ LEMMA10 = result(
     [form("printed", -etak / 2 * Ghat2 - etak / 2 * Gbar2 + etak * L**2 / 2 * Vk)],
     hypotheses=("hanzely2023.A4",), source="Lemma 10, App. B.7",
     quantity_typst="-eta_k (lr(⟨dot, dot⟩)_w + lr(⟨dot, dot⟩)_beta)",
+    unchecked=("a proof step, not checked on its own. A step of Theorem 3's proof; checks "
+               "P11_theorem3 and P11_theorem4 test the theorems."),
 )
 LEMMA11 = result(
     "lemma11", "Lemma 11", Kind.UPPER_BOUND, _IP, "f",
@@ -135,6 +141,8 @@ LEMMA11 = result(
     [form("printed", -etak * mu * Fhat - etak / 2 * Gbar2 + etak * L**2 / 2 * Vk)],
     hypotheses=("hanzely2023.A4", "hanzely2023.A7"), source="Lemma 11, App. B.7",
     quantity_typst="-eta_k (lr(⟨dot, dot⟩)_w + lr(⟨dot, dot⟩)_beta)",
+    unchecked=("a proof step, not checked on its own. A step of Theorem 4's proof; checks "
+               "P11_theorem3 and P11_theorem4 test the theorems."),
 )
 LEMMA12 = result(
     "lemma12", "Lemma 12", Kind.UPPER_BOUND, "E[V^k], k_p + 1 <= k <= v_p", "x^2",
@@ -145,6 +153,8 @@ LEMMA12 = result(
           + s2dif * (tau - 1) * (C1 + 1) * SumEta2 + s1sq * (tau - 1) / B * SumEta2)],
     hypotheses=("hanzely2023.A5", "hanzely2023.A6"), source="Lemma 12, App. B.7",
     quantity_typst="EE[V^k]",
+    unchecked=("a proof step, not checked on its own. A step of Theorems 3-4's proofs; checks "
+               "P11_theorem3 and P11_theorem4 test the theorems."),
 )
 _D13 = lam_dis * L * _A
 _BK = etak * L**2 * lam_dis * (tau - 1) * (C1 + 1) / 2
@@ -163,6 +173,8 @@ LEMMA13 = result(
     source="Lemma 13, App. B.7", equations=("44", "45", "46"),
     part_typst={"44": "eta_(v_p)", "45": "eta_(v_p - 1)"},
     part_latex={"44": r"\eta_{v_p}", "45": r"\eta_{v_p-1}"},
+    unchecked=("a step-size rule, not evaluated by a check. A condition in Theorem 4's proof, met "
+               "by Lemma 14's schedule, which check P11_theorem4 runs."),
 )
 LEMMA14 = result(
     "lemma14", "Lemma 14", Kind.STEP_SIZE, "lower limits on beta and tau", "1",
@@ -179,4 +191,6 @@ LEMMA14 = result(
     source="Lemma 14, App. B.7", equations=("49", "51", "52", "53"),
     errata=(ERRATA["theorem4_gap"],), part_typst={"beta": "beta", "tau": "tau"},
     part_latex={"beta": r"\beta", "tau": r"\tau"},
+    unchecked=("a step-size rule, run by its theorem's checks. Check P11_theorem4 runs this "
+               "schedule, computed in the check, not from this encoding."),
 )

@@ -234,6 +234,8 @@ LEMMA2 = _parts_result(
     [form("printed", parts=MX2, note="Table 2 agrees.")],
     hypotheses=("hanzely2023.Obj",), conditions=(MX2_COND,), source="Lemma 2, App. B.2",
     errata=(ERRATA["mx2_definition"],),
+    unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
+               "constants with Hessian-certified ones."),
 )
 LEMMA3 = _parts_result(
     "lemma3", "Lemma 3", "APFL2 (14)",
@@ -258,6 +260,8 @@ LEMMA4 = _parts_result(
      form("corrected", parts=WS2, note="Assumption-1 normalisation, from the Hessian "
           "(digest §3.6): every constant is the base constant over M.")],
     hypotheses=("hanzely2023.Obj",), source="Lemma 4", errata=(ERRATA["ws2_normalisation"],),
+    unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
+               "corrected constants; the printed mu is erratum ws2_normalisation's."),
 )
 
 UNRESCALED = _parts_result(
@@ -288,6 +292,16 @@ _TABLE2_FORMS = {
             (ERRATA["ws2_normalisation"],)),
     "residual": ([form("printed", parts=RESIDUAL, note="Assumed constants.")], ()),
 }
+_P8 = ("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
+       "constants with Hessian-certified ones.")
+_TABLE2_UNCHECKED = {
+    "fl": _P8, "full": _P8, "mx2": _P8,
+    "apfl2": ("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
+              "corrected constants; the printed mu is erratum apfl2_mu's."),
+    "residual": ("assumed constants: nothing to test. The row names the objective's constants "
+                 "without a formula for them."),
+}
+"""Why the rows of Table 2 that no check names have no check (MT2 and WS2 have theirs)."""
 RESIDUAL_EXAMPLE = {"mu": 0.5, "LwR": 1, "LbR": 0, "LcwR": 4, "LcbR": 0}
 """A federated residual instance without a beta-block (a point where each block relation
 binds; any objective has some block, so L^w_R = L^beta_R = 0 is refused)."""
@@ -298,6 +312,7 @@ TABLE2 = {
         f"Table 2, row {OBJECTIVES[key].name}: the parameters of Assumptions 1 and 2.",
         forms, conditions=OBJECTIVES[key].conditions, source="Table 2", errata=errata,
         hypotheses=("hanzely2023.Obj",) if key != "residual" else (),
-        example=RESIDUAL_EXAMPLE if key == "residual" else {})
+        example=RESIDUAL_EXAMPLE if key == "residual" else {},
+        unchecked=_TABLE2_UNCHECKED.get(key, ""))
     for key, (forms, errata) in _TABLE2_FORMS.items()
 }

@@ -85,6 +85,12 @@ def _big(cells: dict[str, sp.Expr]) -> dict[str, sp.Expr]:
     return {c: (BigO(e) if e != 0 else e) for c, e in cells.items()}
 
 
+_P12 = ("tested inside another result's check. Check P12 (named for the MT2 row) compares "
+        "this row's cells with Theorems 7-8's")
+_UNCHECKED = {**dict.fromkeys(("fl", "full", "apfl2", "ws2"), _P12 + " (full grid only)."),
+              "mx2": _P12 + "."}
+"""Why the rows of Table 3 that no check names have no check of their own."""
+
 TABLE3 = {}
 for _key, _cells in PRINTED.items():
     _o = OBJECTIVES[_key]
@@ -103,5 +109,5 @@ for _key, _cells in PRINTED.items():
         relation="=", source="Table 3", hypotheses=(), conditions=_o.conditions,
         errata=_ERRATA.get(_key, ()), part_typst={c: _HEAD[c] for c in TABLE3_COLUMNS},
         example={**RESIDUAL_EXAMPLE, "mup": 0.5, "n": 10} if _key == "residual" else {},
-        part_latex={c: _HEAD_TEX[c] for c in TABLE3_COLUMNS},
+        part_latex={c: _HEAD_TEX[c] for c in TABLE3_COLUMNS}, unchecked=_UNCHECKED.get(_key, ""),
     )

@@ -44,11 +44,13 @@ DEFINITION1_RATIO = result(
     "theta_i^{t-1})||^2)_+ in [0, 1], r_ii^t = 1 (Section 3, before Definition 1).",
     [form("printed", sp.Max(1 - D / G, 0),
           "Undefined when grad R_i(theta_i^{t-1}) = 0 (convention: stay local, erratum 21).")],
-    relation="=", source="Section 3",
+    relation="=", source="Section 3", errata=(ERRATA["erratum21"],),
     conditions=(cond(sp.Gt(G, 0), "r_ik^t is defined only where grad R_i(theta_i^{t-1}) != 0 "
                      "(implicit assumption (v); the convention there is to stay local, "
                      "erratum 21)"),),
     quantity_typst="r_(i k)^t",
+    unchecked=("a definition. The runs compute it in the algorithms; check P1 tests the weights "
+               "built on it."),
 )
 
 DEFINITION1 = result(
@@ -58,7 +60,9 @@ DEFINITION1 = result(
     "sigma_{i,f}^t = (sum_k sigma_k^-2 f(r_ik^t))^-1/2, for phi non-decreasing with phi(0) = 0 "
     "and phi(x) <= x; (sigma_{i,psi}^t)^2 is the effective variance.",
     [form("printed", phi_r * sigma_eff2 / sigma_k2)],
-    relation="=", source="Definition 1", errata=(ERRATA["erratum20"],),
+    relation="=", source="Definition 1",
+    errata=(ERRATA["erratum20"], ERRATA["erratum19"], ERRATA["erratum22"], ERRATA["erratum25"],
+            ERRATA["erratum26"]),
     quantity_typst="alpha_(i k)^t",
 )
 
@@ -69,6 +73,8 @@ DEFINITION3_BINARY = result(
     [form("printed", parts={"phi": lam * ind_ge(r, lam), "psi": r * lam * ind_ge(r, lam)})],
     relation="=", source="Definition 3",
     quantity_typst="(phi_\"bin\"(r), psi_\"bin\"(r))",
+    unchecked=("a definition. The runs compute it in the algorithms; check P1 tests the weights "
+               "built on it."),
 )
 
 DEFINITION3_CONTINUOUS = result(
@@ -78,6 +84,8 @@ DEFINITION3_CONTINUOUS = result(
     [form("printed", parts={"phi": r, "psi": r**2})],
     relation="=", source="Definition 3",
     quantity_typst="(phi_\"cont\"(r), psi_\"cont\"(r))",
+    unchecked=("a definition. The runs compute it in the algorithms; check P1 tests the weights "
+               "built on it."),
 )
 
 DEFINITION2_RATIO = result(
@@ -110,7 +118,8 @@ def _definition2(criterion: str, psi_text: str):
          form("corrected", parts={"Nstar": Nstar, "sigma_suf2": sigma_suf2},
               note="b_ik^2 (erratum 4).")],
         relation="=", source="Definition 2", hypotheses=("philippenko2025.A3",),
-        errata=(ERRATA["erratum4"],), derivations=inputs.sufficient_derivations(criterion),
+        errata=(ERRATA["erratum4"], ERRATA["erratum12"]),
+        derivations=inputs.sufficient_derivations(criterion),
         part_units={"Nstar": "1", "sigma_suf2": "f^2/x^2"},
         quantity_typst="(|cal(N)_i^star (epsilon)|, sigma_(i,\"suf\")^2 (epsilon))",
     )

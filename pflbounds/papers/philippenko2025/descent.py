@@ -47,7 +47,7 @@ LEMMA1 = result(
           "sigma_k^2, as in the proof's penultimate line, (S2) and Theorem 1.")],
     source="Lemma 1, App. B.1", hypotheses=_H12,
     conditions=(cond(sp.Lt(eta * beta * Asum, 1), "eta < (beta sum_k alpha_ik)^-1"),),
-    errata=(ERRATA["erratum1"],),
+    errata=(ERRATA["erratum1"], ERRATA["erratum2"]),
     quantity_typst="EE[R_i (theta_i^t) | theta_i^(t-1)] - R_i (theta_i^(t-1))",
 )
 
@@ -82,7 +82,7 @@ THEOREM1 = result(
     source="Theorem 1, App. B.2", hypotheses=(*_H12, A5.id),
     conditions=(cond(sp.Lt(eta * beta, kappa_w),
                      "eta < kappa/beta <= (sigma_phi^t/sigma_psi^t)^2/beta for all t"),),
-    errata=(ERRATA["erratum3"], ERRATA["erratum6"]),
+    errata=(ERRATA["erratum3"], ERRATA["erratum6"], ERRATA["erratum2"]),
     quantity_typst="EE[epsilon_i^T]",
 )
 

@@ -50,7 +50,8 @@ THEOREM2_CONSTANT = result(
     "E[eps_i^T] <= (1 - eta mu)^T eps_i^0 + eta beta sigma_{i,suf}^2(eps)/(2 mu). " + _EPS_T,
     [form("printed", (1 - eta * mu) ** T * eps0 + eta * beta * sigma_suf2 / (2 * mu))],
     source="Theorem 2, Table 1 row 1, App. B.2", hypotheses=_H, conditions=_STEP_CONST,
-    errata=(ERRATA["erratum5"], ERRATA["erratum17"]),
+    errata=(ERRATA["erratum5"], ERRATA["erratum17"], ERRATA["erratum23"], ERRATA["erratum24"],
+            ERRATA["erratum9"]),
     quantity_typst="EE[epsilon_i^T]",
 )
 
@@ -78,6 +79,8 @@ THEOREM2_HORIZON_STEP = result(
     [form("printed", _HORIZON_STEP)],
     relation="=", source="Theorem 2, Table 1 row 2", hypotheses=_H, conditions=_HORIZON_CONDS,
     quantity_typst="eta_i^t",
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P9_horizon and E7 take this "
+               "step from this encoding."),
 )
 
 THEOREM2_HORIZON = result(
@@ -108,6 +111,8 @@ THEOREM2_DECREASING_STEP = result(
     relation="=", source="Theorem 2, Table 1 row 3", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum8"],),
     quantity_typst="eta_i^t",
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P9, E8, P10 and E10 and "
+               "their variants take this schedule from this encoding."),
 )
 
 THEOREM2_DECREASING = result(
@@ -125,7 +130,7 @@ THEOREM2_DECREASING = result(
           "Shifted step C/(mu (t + gamma0)) with gamma0 >= C beta/(mu kappa) - 1 (Bottou et al. "
           "Theorem 4.7 with alpha_1 <= 1/L).", conditions=(_SHIFT,))],
     source="Theorem 2, Table 1 row 3, App. B.2", hypotheses=_H, conditions=(_C,),
-    errata=(ERRATA["erratum8"],),
+    errata=(ERRATA["erratum8"], ERRATA["erratum9"]),
     extra={"unsatisfiable": {"printed": "philippenko2025.erratum8: C > 1 with C/mu <= "
                              "kappa/beta, kappa <= 1 and mu <= beta has no solution"}},
     quantity_typst="EE[epsilon_i^T]",
@@ -159,6 +164,8 @@ COROLLARY1_UNIFORM = result(
     relation="<=", source="Corollary 1", hypotheses=_H, conditions=(_C,),
     errata=(ERRATA["erratum13"],),
     quantity_typst="T_i^epsilon",
+    unchecked=("a derived count, not evaluated by a check. Check P10_n (named for Corollary 1) "
+               "tests its 1/|N_i^*| scaling."),
 )
 
 COROLLARY1_BINARY = result(
@@ -187,6 +194,7 @@ SECTION4_SUFFICIENT = result(
     relation=">=", source="Section 4", hypotheses=(A3.id,),
     errata=(ERRATA["erratum14"],),
     quantity_typst="sigma_(i,\"suf\")^2 (epsilon)",
+    unchecked="no check yet. Random instances of Definition 2, as in check P18, could test it.",
 )
 
 SECTION4_LOWER_BOUND = result(
@@ -198,6 +206,8 @@ SECTION4_LOWER_BOUND = result(
     [form("printed", Omega(beta * sigma2 / (mu**2 * eps * Nstar)))],
     relation=">=", source="Section 4", hypotheses=_H, errata=(ERRATA["erratum15"],),
     quantity_typst="T_i^epsilon",
+    unchecked=("a quoted result of another paper. Even et al.'s Theorem 1 (even2022.P6); check "
+               "P10_ratio divides Corollary 1's count by it."),
 )
 
 _T3_STEP = sp.Min(sp.sqrt(2 * eps0 / (T * beta * sigma_suf2)), kappa_w / beta)
@@ -210,6 +220,8 @@ THEOREM3_STEP = result(
     [form("printed", _T3_STEP)],
     relation="=", source="Theorem 3", hypotheses=(A1.id, A2.id, A3.id),
     quantity_typst="eta_i",
+    unchecked=("a step-size rule, run by its theorem's checks. Checks P15_printed and P15_rate "
+               "take this step from this encoding."),
 )
 
 THEOREM3 = result(
@@ -228,6 +240,6 @@ THEOREM3 = result(
           "effective variance (1/T) sum_t E[(sigma_eff^t)^2] (erratum 16).",
           conditions=(cond(sp.Le(eta * beta, kappa_w), "eta <= kappa/beta"),))],
     source="Theorem 3, App. B.2", hypotheses=(A1.id, A2.id, A3.id),
-    errata=(ERRATA["erratum16"],),
+    errata=(ERRATA["erratum16"], ERRATA["erratum9"]),
     quantity_typst="1/T sum_(t=1)^T EE norm(nabla R_i (theta_i^(t-1)))^2",
 )

@@ -100,7 +100,7 @@ LEMMA_C1 = result(
      form("explicit", b1 * L2 + b2**2 * L1 + 2 * sp.Max(lam_h, lam_v),
           "With L3 = 2 max(lam_h, lam_v) for f = lam_h ||eta_h||^2 + lam_v ||eta_v||^2.")],
     relation="=", source="Lemma C.1, App. C.2", equations=("36", "43"),
-    hypotheses=(A1.id, A2.id), quantity_typst="L",
+    hypotheses=(A1.id, A2.id), errata=(ERRATA["C10"], ERRATA["C11"]), quantity_typst="L",
 )
 
 # --- Lemma C.2 -------------------------------------------------------------------------
@@ -125,6 +125,8 @@ LEMMA_C2_45 = result(
           + c**2 * a_max**2)],
     source="Lemma C.2, App. C.2", equations=("45", "50", "52"), hypotheses=(IMPLICIT.id,),
     errata=(ERRATA["C13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
+    unchecked=("tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
+               "the uncentred (45) over every c-subset."),
 )
 
 # --- Lemma C.3 -------------------------------------------------------------------------
@@ -155,6 +157,8 @@ LEMMA_C3_ITERATE = result(
      form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum C3).")],
     relation="=", source="Lemma C.3, App. C.2", equations=("53", "55", "56"),
     errata=(ERRATA["C3"],), quantity_typst="theta_(i,l-1)",
+    unchecked=("a definition. The point of Lemma C.3's gradient; erratum C3's check tests its "
+               "units."),
 )
 
 # --- Lemma C.4 -------------------------------------------------------------------------
@@ -255,7 +259,7 @@ THEOREM3_1 = result(
     source="Theorem 3.1, App. C.3", equations=("2", "97", "98", "113", "114", "115", "116"),
     hypotheses=_HYP,
     errata=(ERRATA["C2"], ERRATA["C4"], ERRATA["C5"], ERRATA["C6"], ERRATA["C7"],
-            ERRATA["C9"]),
+            ERRATA["C9"], ERRATA["C10"], ERRATA["C11"], ERRATA["G1"]),
     quantity_typst=_G2_TYPST,
 )
 
@@ -265,6 +269,8 @@ THEOREM3_1_STEP = result(
     "beta = 2 sqrt(c)/(k sqrt(T)) (end of the proof of Theorem 3.1).",
     [form("printed", BETA_STAR, _NORMALIZED.strip())],
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
+    unchecked=("a step-size rule, run by its theorem's checks. The population-D checks of errata "
+               "C4 and C5 take this step from this encoding."),
 )
 
 THEOREM3_1_T_MIN = result(
@@ -285,6 +291,8 @@ THEOREM3_1_T_MIN = result(
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
+    unchecked=("tested inside another result's check. Erratum C7's check finds the step conditions"
+               " met at T_min and failed at 0.98 T_min."),
 )
 
 __all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]

@@ -69,6 +69,8 @@ THEOREM_B1 = result(
           conditions=(_DELTA1, _N8))],
     source="Theorem B.1, App. B", equations=("6", "23", "24", "26"), hypotheses=(PAC.id,),
     conditions=(_DELTA,), errata=(ERRATA["P5"], ERRATA["P6"]), quantity_typst="\"er\"(cal(Q))",
+    unchecked=("tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
+               "two parts, each at delta/2."),
 )
 
 THEOREM_B1_PART1 = result(
@@ -108,6 +110,8 @@ GAMMA = result(
                 cond(sp.Lt(lam_pb, 4 * m * n), "lambda < 4mn (20)")),
     hypotheses=(PAC.id,), quantity_typst="Gamma(lambda)",
     example={"Kc": 10.0, "lam_pb": 50.0, "m": 20, "n": 10},
+    unchecked=("tested inside another result's check. Erratum P2's check substitutes lambda* into "
+               "this Gamma and bounds it."),
 )
 
 LAMBDA_STAR = result(
@@ -120,6 +124,8 @@ LAMBDA_STAR = result(
           "1/(8mn).")],
     relation="=", source="Proof of Theorem B.1, Part I", equations=("22",),
     errata=(ERRATA["P2"],), quantity_typst="lambda^*",
+    unchecked=("tested inside another result's check. Erratum P2's check evaluates both readings "
+               "of lambda*."),
 )
 
 _LAMBDA_STAR_IN_RANGE = cond(
@@ -199,6 +205,8 @@ COMMUNICATION_FEDAVG = result(
     "floats exchanged per round by FedAvg", "1", "2c |theta| floats per round.",
     [form("printed", 2 * c * dtheta)],
     relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
+    unchecked=("tested inside another result's check. Check P14 (named for PeFLL's communication) "
+               "divides PeFLL's count by this one."),
 )
 
 __all__ = ["meta_term", "sample_term"]

@@ -94,9 +94,13 @@ def test_p13_figures_rounds_ratio_and_table():
     # n = 4, s = 2 is neither s = n/3 nor s = n: in the table only
     assert len(table["rows"]) == 10 and table["rows"][0][:3] == ["4", "2", "A"]
     assert ["4", "2", "B", "85", "80 to 90", "0.9", "10"] in table["rows"]
-    # figures_for keeps both curves figures (several n per series)
-    assert [f["kind"] for f in figures_for(outcome, P13)] == ["table", "curves", "curves",
-                                                                 "table"]
+    # two n per series are fewer than 3 points: the report shows tables; a third n makes
+    # both figures curves
+    assert [f["kind"] for f in figures_for(outcome, P13)] == ["table"] * 4
+    more = _outcome([*evidence, _evidence(30, 10, [40, 44, 48], [300, 330, 360], 5),
+                     _evidence(30, 30, [10, 10, 10], [300, 300, 300], 6)])
+    assert [f["kind"] for f in figures_for(more, P13)] == ["table", "curves", "curves",
+                                                              "table"]
 
 
 def test_p13_quick_outcome_has_no_speed_curves():

@@ -66,7 +66,9 @@ def test_figure_pairs_each_bound_with_its_method():
     groups = {}
     for s in f["series"]:
         groups.setdefault(s["group"], set()).add(s["style"])
-    assert groups["local"] == {"measured", "bound"}
-    assert groups["fedavg"] == {"measured", "bound"}
-    assert groups["oracle"] == {"bound"} and groups["binary"] == {"measured"}
+    # Local's exact curve is a prediction (a reference), FedAvg's floor and the oracle's
+    # curve are lower bounds
+    assert groups["local"] == {"measured", "reference"}
+    assert groups["fedavg"] == {"measured", "lower_bound"}
+    assert groups["oracle"] == {"lower_bound"} and groups["binary"] == {"measured"}
     assert "mean |N_i^t|" in f["caption"]

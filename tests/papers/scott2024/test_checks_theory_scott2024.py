@@ -81,19 +81,19 @@ def test_full_probability_checks(cid):
     assert out.verdict == chk.expected, out.detail
 
 
-def test_lemma_c2_shows_as_a_table_of_both_equations():
-    """P7's report item is a table (lhs and bound of (44) and (45) per point), not a figure
-    with equation numbers on an axis; (44) is an equality, (45) lies above it."""
+def test_lemma_c2_shows_as_a_scatter_of_both_equations():
+    """P7's figure: each point's exact left side against its bound, one series per equation;
+    (44) is an equality (on y = x), (45) lies below it."""
     load_papers()
     check = get("scott2024.P7_lemmaC2")
     outcome = run_check(check, quick=True)
-    (table,) = check.plot(outcome)
-    assert table["kind"] == "table" and table["columns"][:2] == ["point", "equation"]
-    assert len(table["rows"]) == 2 * len(outcome.evidence)
-    for r44, r45 in zip(table["rows"][::2], table["rows"][1::2], strict=True):
-        assert (r44[1], r45[1]) == ("(44)", "(45)")
-        assert float(r44[2]) == pytest.approx(float(r44[3]), rel=1e-9)
-        assert float(r45[2]) <= float(r45[3]) * (1 + 1e-9)
+    (fig,) = check.plot(outcome)
+    assert fig["kind"] == "scatter"
+    eq44, eq45 = fig["series"]
+    assert (eq44["label"], eq45["label"]) == ("(44)", "(45)")
+    assert len(eq44["x"]) == len(eq45["x"]) == len(outcome.evidence)
+    np.testing.assert_allclose(eq44["y"], eq44["x"], rtol=1e-9)
+    assert all(y <= x * (1 + 1e-9) for x, y in zip(eq45["x"], eq45["y"], strict=True))
 
 
 def test_theorem32_terms_sum_to_the_catalogued_theorem():

@@ -48,5 +48,8 @@ def test_p12_figures_read_the_evidence():
     o = Outcome("scott2024.P12", "bound_holds", "HOLDS", "HOLDS", evidence=[ev])
     fig, gfig, table = rg.plot_p12(o)
     assert fig["series"][0]["x"][0] == pytest.approx(1e-4)  # lambda = 0 a decade left
-    assert len(gfig["series"][0]["x"]) == 30
+    # the alpha-grid: er and the bound against alpha_theta, one group per alpha_h = alpha_v
+    assert len(gfig["series"]) == 2 * len(rg.ALPHA_NET12)
+    assert gfig["series"][0]["x"] == list(rg.ALPHA_THETA12)
+    assert {s["style"] for s in gfig["series"]} == {"measured", "bound"}
     assert table["rows"][2][0] == "0.01" and len(table["rows"]) == 4

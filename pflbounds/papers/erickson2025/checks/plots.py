@@ -66,12 +66,10 @@ def plot_p2(outcome: Any) -> list[dict]:
     items = [series(r"$\Vert G_\eta(\theta^0)\Vert^2 / ((8L/3)\Delta_0)$ (printed)", t,
                     _arr(e, "sweep_ratio_printed"), "measured", group="printed"),
              series(r"$\Vert G_\eta(\theta^0)\Vert^2 / ((64L/3)\Delta_0)$ (explicit)", t,
-                    _arr(e, "sweep_ratio_explicit"), "measured", group="explicit"),
-             series("envelope reached (ratio 1)", t, np.ones_like(t), "bound",
-                    group="printed")]
+                    _arr(e, "sweep_ratio_explicit"), "measured", group="explicit")]
     fig = figure("curves", f"{outcome.check_id}: the K = 1 counterexample along its family",
                  r"$t$ ($\theta^0 = c - t\,\hat n$)", "ratio to the envelope", items,
-                 logx=False, logy=True)
+                 logx=False, logy=True, hlines=[(1.0, "envelope reached (ratio 1)")])
     fig["caption"] = ("n = 3, d = 1, L = 1, eta = 3/8, exact projections (Clarabel): above 1 "
                       "the envelope is violated. The printed one fails only in a window around "
                       "t = 1/7 (from about 0.134 to 0.155; ratio 16/15 at t = 1/7); the "
@@ -93,8 +91,8 @@ def plot_p3(outcome: Any) -> list[dict]:
              series(r"target $10^{-10}$", k, np.full(k.shape, target), "bound", group="vr"),
              series(r"non-VR $\nu_i = 1[i \in S_k]\, G_i/s$", k, _arr(e, "curve_plain"),
                     "measured", group="plain"),
-             series(r"level $10^{-6}$ (P3_plain)", k, np.full(k.shape, 1e-6), "bound",
-                    group="plain")]
+             series(r"level $10^{-6}$ (P3_plain, a lower bound)", k, np.full(k.shape, 1e-6),
+                    "lower_bound", group="plain")]
     fig = figure("curves", f"{outcome.check_id}: variance reduction against the plain "
                  "partial-participation estimate", "k (rounds)",
                  r"$E\Vert G_\eta(\theta^k)\Vert^2$", items, logx=False, logy=True)
@@ -172,7 +170,7 @@ def plot_p12(outcome: Any) -> list[dict]:
              series(r"corrected, $\eta = 1/(4L)$", n, _arr(e, "map_s_corrected_eta14"),
                     "measured", group="c14"),
              series(r"printed, $\eta = 3/(8L)$ (claims every $s \geq 2$)", n,
-                    _arr(e, "map_s_printed"), "bound", group="printed"),
+                    _arr(e, "map_s_printed"), "reference", group="printed"),
              series(r"$s = n$ (full participation)", n, n, "reference", group="full")]
     fig = figure("curves", f"{outcome.check_id}: smallest admissible participation size",
                  r"$n$ (clients)", r"smallest admissible $s$", items, logx=True, logy=True)

@@ -19,7 +19,7 @@ from pflbounds.algorithms.karula import all_subset_masks, karula_estimate, run_k
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.erickson2025.checks.karula_runs import point_instance, run
 from pflbounds.problems.inexact_projection import Projector
-from pflbounds.reporting.figure_specs import figure, series
+from pflbounds.reporting.figure_specs import Plot, figure, series
 from pflbounds.reporting.numbers import fmt
 from pflbounds.reporting.outcome_figures import default_figures
 
@@ -238,7 +238,7 @@ CHECKS = [
         "Erratum: no feasible point meets the printed delta-inexact definition",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_inexact_definition,
         grid=(dict(_INST, eta=0.375, delta=1e-3, points=10),), engine="exact", rel_tol=1e-9,
-        result_id="erickson2025.lemmaA2_5", form="printed", xlabel="point",
+        result_id="erickson2025.lemmaA2_5", form="printed", plot=Plot("scatter"), xlabel="point",
         ylabel="min over K of ||theta - z||^2/(2 eta)",
         description="For z with dist(z, K)^2 > 2 eta delta even the exact projection misses "
                     "the printed right side (delta), and meets the corrected one."),

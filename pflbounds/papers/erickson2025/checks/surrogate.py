@@ -15,6 +15,7 @@ from pflbounds.problems.transport import (
     monotone_plan,
     w1_exact,
 )
+from pflbounds.reporting.figure_specs import Plot
 
 
 def simulate_p9(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -76,7 +77,7 @@ CHECKS = [
         "erickson2025.P9_lp", "Erratum: D_ij depends on the W1 plan (LP plans exceed W1)",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_p9_lp,
         grid=(dict(N=6, pairs=5),), engine="exact", rel_tol=1e-9,
-        result_id="erickson2025.proposition3_4", form="printed", xlabel="pair",
+        result_id="erickson2025.proposition3_4", form="printed", plot=Plot("dots"), xlabel="pair",
         ylabel="D^w1_ij (HiGHS plans)",
         description="1-D, every coupling W1-optimal for the reference: HiGHS's plans give "
                     "D^w1 above W1 (the paper's 'approximates W1'), below the triangle bound; "

@@ -11,7 +11,6 @@ from pflbounds.algorithms.collaborative import run_afo
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact.linear_gaussian import afo_expected_excess
 from pflbounds.papers.even2022.checks.common import (
-    across_points_figure,
     bound,
     first_below,
     instance_rng,
@@ -22,6 +21,7 @@ from pflbounds.papers.even2022.checks.common import (
 )
 from pflbounds.problems.clusters import threshold_weights
 from pflbounds.problems.quadratic import QuadraticFamily
+from pflbounds.reporting.figure_specs import Plot
 
 KS = np.unique(np.round(np.geomspace(1, 400, 40))).astype(int)
 
@@ -279,10 +279,7 @@ CHECKS = [
         quick_grid=tuple({"n1": n, "n2": 8, "beta": 2.0, "sigma2": 2.0, "eps": 0.05,
                           "K_max": 20000} for n in (1, 4, 16)),
         engine="exact", result_id="even2022.theorem2_part2", form="explicit",
-        plot=across_points_figure(lambda p, ev: float(np.asarray(ev["ks"])[0]),
-                                  lambda p: f"eps={p['eps']}",
-                                  "AFO sample complexity vs Theorem 2's explicit K(eps)",
-                                  "N_i (agents eps-close to agent i)", "K_eps (oracle calls)"),
+        plot=Plot("curves", x="ks", group_by=("eps",)),
         xlabel='N_i (agents eps-close to agent i)', ylabel='K_eps (oracle calls)',
         description="Agent 0 has n1 identical agents and 8 far ones; eps-threshold weights "
                     "b^2 <= mu eps/2; exact K_eps against ceil(max(2 kappa, 2 kappa sigma^2/"

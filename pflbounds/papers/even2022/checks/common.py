@@ -55,30 +55,3 @@ def two_coordinate_family(N: int, kappa: float, sigma2: float, spread: float,
     """d = 2, H = diag(1, kappa): mu = 1, L = kappa exactly; optima random."""
     return QuadraticFamily(h=np.array([1.0, kappa]), m=spread * rng.standard_normal((N, 2)),
                            s=np.array([sigma2 / 2, sigma2 / 2]))
-
-
-def across_points_figure(x_of, group_of, title: str, xlabel: str, ylabel: str,
-                         series_of=None):
-    """A ``plot`` function for checks with one value per grid point: measured values and
-    bounds joined across grid points (x from ``x_of(params, evidence)``), one pair of series
-    per group (``group_of(params)`` gives the group label)."""
-    from pflbounds.reporting.figure_specs import figure, series
-
-    def plot(outcome) -> list[dict]:
-        groups: dict[str, list[tuple[float, dict]]] = {}
-        for ev in outcome.evidence:
-            groups.setdefault(group_of(ev["params"]), []).append((x_of(ev["params"], ev), ev))
-        items = []
-        for g, pts in groups.items():
-            pts.sort(key=lambda t: t[0])
-            xs = [x for x, _ in pts]
-            if series_of is not None:
-                items.extend(series_of(g, xs, [ev for _, ev in pts]))
-                continue
-            ys = [float(np.asarray(ev["mean"]).ravel()[0]) for _, ev in pts]
-            bs = [float(np.asarray(ev["bound"]).ravel()[0]) for _, ev in pts]
-            items.append(series(f"measured ({g})", xs, ys, "measured"))
-            items.append(series(f"bound ({g})", xs, bs, "bound"))
-        return [figure("curves", f"{outcome.check_id}: {title}", xlabel, ylabel, items)]
-
-    return plot

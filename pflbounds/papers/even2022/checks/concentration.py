@@ -24,7 +24,7 @@ import numpy as np
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.even2022.checks.common import bound, instance_rng, mc, rng_of
 from pflbounds.problems.gaussian_means import GaussianMeans
-from pflbounds.reporting.figure_specs import figure, series
+from pflbounds.reporting.figure_specs import Plot
 
 DELTA_TAIL = 0.1
 """delta of the tail checks (t = ln(1/delta), u = 2 nu^2 ln(1/delta))."""
@@ -114,25 +114,11 @@ def simulate_bias(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) ->
             "bound_printed": np.atleast_1d(printed), "bound_corrected": np.atleast_1d(corrected)}
 
 
-def rate_bars(xlabel: str, describe) -> Any:
-    """A ``plot`` function for holds_with_probability checks: the violation rate of each grid
-    point with its Clopper-Pearson interval, against delta."""
-
-    def plot(outcome) -> list[dict]:
-        pts = outcome.evidence
-        x = [float(p["point"]) for p in pts]
-        rate = [float(p["rate"]) for p in pts]
-        items = [series("violation rate (Clopper-Pearson interval)", x, rate, "measured",
-                        [float(p["rate_lo"]) for p in pts], [float(p["rate_hi"]) for p in pts]),
-                 series("delta (the bound's value)", x, [float(p["delta"]) for p in pts],
-                        "bound")]
-        fig = figure("bars", f"{outcome.check_id}: {outcome.title}", xlabel,
-                     "P(violation)", items, logx=False,
-                     logy=all(r > 0 for r in rate))
-        fig["caption"] = "; ".join(f"{int(p['point'])}: {describe(p['params'])}" for p in pts)
-        return [fig]
-
-    return plot
+def rate_bars(xlabel: str, describe) -> Plot:
+    """The figure of a holds_with_probability check: the violation rate of each grid point
+    (a category named by ``describe(params)``) with its Clopper-Pearson interval, against
+    delta."""
+    return Plot("tail", names=describe, xlabel=xlabel)
 
 
 def _sigma_text(prm: Mapping[str, Any]) -> str:

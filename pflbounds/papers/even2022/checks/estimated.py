@@ -11,6 +11,7 @@ from pflbounds.algorithms.collaborative import run_afa_estimated
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.even2022.checks.common import bound, instance_rng, mc, rng_of
 from pflbounds.problems.gaussian_means import GaussianMeans
+from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.units import DimensionError
 
@@ -102,6 +103,7 @@ CHECKS = [
                          S=[12, 16, 20])),
         quick_grid=(_P12,), engine="mc", replicas=20000, block_size=5000,
         result_id="even2022.theorem4_tail", form="printed",
+        plot=Plot("tail"),
         xlabel='S (estimation samples)', ylabel='P(b_hat^2 <= u), cross-cluster pairs',
         description="Gaussian samples (sub-Gaussian, unlike z z^T); fraction of cross-cluster "
                     "pairs with b_hat^2 <= u against 2 exp(-S max(2u, Delta^2 - 2u)/(8 nu^2)), "

@@ -9,25 +9,13 @@ import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact.linear_gaussian import afa_expected_excess, afo_expected_excess
-from pflbounds.papers.even2022.checks.common import (
-    across_points_figure,
-    bound,
-    first_below,
-    instance_rng,
-)
+from pflbounds.papers.even2022.checks.common import bound, first_below, instance_rng
 from pflbounds.problems.clusters import cluster_weights
 from pflbounds.problems.hard_instance import HardInstanceA
-from pflbounds.reporting.figure_specs import series
+from pflbounds.reporting.figure_specs import Plot
 
 METHODS = ("local SGD", "AFO", "AFA")
 
-
-def _p6_series(group, xs, evs):
-    out = [series(name, xs, [float(np.asarray(ev["mean"])[m]) for ev in evs], "measured")
-           for m, name in enumerate(METHODS)]
-    out.append(series("K_LB (Theorem 1, explicit)", xs,
-                      [float(np.asarray(ev["bound"])[0]) for ev in evs], "bound"))
-    return out
 
 STEPS = np.geomspace(1e-4, 0.5, 14)
 
@@ -90,10 +78,8 @@ CHECKS = [
         grid=tuple(dict(_P6, instance=500 + n0, n0=n0) for n0 in (1, 2, 4, 8)),
         quick_grid=(dict(_P6, instance=502, n0=2, K_max=60000),),
         engine="exact", result_id="even2022.theorem1", form="explicit",
-        plot=across_points_figure(lambda p, ev: float(np.asarray(ev["N_eff"])),
-                                  lambda p: "", "K_eps of each method vs K_LB",
-                                  "N_eff (informative agents)", "K_eps (oracle calls)",
-                                  series_of=_p6_series),
+        plot=Plot("dots", categories=METHODS, xlabel="method",
+                  ylabel="K_eps (oracle calls)"),
         description="Instance A (digest §5.3) with n0 agents identical to agent 0 and four far "
                     "ones; each method's K_eps at eps = delta^2/(36 d), best over 14 constant "
                     "steps (conservatively rounded down), against K_LB = (d/3 ln(2/sqrt e) "

@@ -17,8 +17,12 @@ from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.hanzely2023.checks.common import P, instance
 from pflbounds.papers.hanzely2023.instances import base_values, encoded
 from pflbounds.papers.hanzely2023.objectives import NAMES, apfl_g
+from pflbounds.reporting.figure_specs import Plot
 
 _AL = [0.05, 0.1, 0.2, 0.3, 0.45]
+CONSTANTS = ("1/mu", "L^w", "L^beta", "Lcal^w", "Lcal^beta")
+"""The recorded entries, in order (the categories of the figures)."""
+_LABELS = {"xlabel": "constant", "ylabel": "value of the constant"}
 
 
 def _vector(c: Mapping[str, float]) -> np.ndarray:
@@ -73,21 +77,26 @@ CHECKS = [
           result_id=P + "lemma1", form="printed", rel_tol=1e-10,
           description="Random least-squares clients (spectrum in [mu', L'], both attained); "
           "entries 1/mu, L^w, L^beta, Lcal^w, Lcal^beta: certified <= encoded.",
-          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value"),
+          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
+          plot=Plot("scatter", categories=CONSTANTS, xlabel="encoded constant (bound)",
+                    ylabel="certified constant (measured)")),
     Check(P + "E_apfl2_mu", "Lemma 3's mu'(1 - alpha_max)^2/M is too large; /(2M) holds",
           CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_erratum, grid=(_APFL_ISO,),
           engine="exact", result_id=P + "lemma3", form="corrected", rel_tol=1e-10,
           description="Isotropic f'_m, alpha = 0.1, the smallest admissible Lambda: true "
           "M mu/mu' = 0.424 < 0.81.",
-          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value"),
+          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
+          plot=Plot("dots", categories=CONSTANTS, **_LABELS)),
     Check(P + "E_mt2_table2", "Table 2's MT2 smoothness constants (/2M) are too small; "
           "Lemma 1's /M hold", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_erratum,
           grid=({"objective": "mt2", "lam": 0.5, "Lam": 4.0, "M": 6, "d": 3, "n": 8},),
           engine="exact", result_id=P + "table2_mt2", form="corrected", rel_tol=1e-10,
-          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value"),
+          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
+          plot=Plot("dots", categories=CONSTANTS, **_LABELS)),
     Check(P + "E_ws2", "Table 2's WS2 mu = mu' is too large; mu'/M holds", CheckKind.ERRATUM,
           Verdict.CONFIRMED, simulate_erratum,
           grid=({"objective": "ws2", "d_w": 1, "M": 6, "d": 3, "n": 8},), engine="exact",
           result_id=P + "table2_ws2", form="corrected", rel_tol=1e-10,
-          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value"),
+          xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
+          plot=Plot("dots", categories=CONSTANTS, **_LABELS)),
 ]

@@ -21,6 +21,7 @@ from pflbounds.papers.hanzely2023.checks.maps import plot_table3
 from pflbounds.papers.hanzely2023.generic import TABLE3_COLUMNS
 from pflbounds.papers.hanzely2023.table3 import PRINTED, TABLE3, regenerated
 from pflbounds.papers.hanzely2023.table3_compare import BAND, ERRATUM, compare_cell
+from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.evaluate import numeric
 
 
@@ -69,5 +70,6 @@ CHECKS = [
     Check(P + "E_table3_residual", "Table 3's Fed Residual finite-sum cells use mu' for mu",
           CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_residual, grid=({"draws": 200},),
           engine="symbolic", result_id=P + "table3_residual", form="corrected",
+          plot=Plot("scatter"),
           xlabel="random point (grad_w F_i, then grad_beta F_i)", ylabel="count"),
 ]

@@ -27,7 +27,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
 from pflbounds.papers.philippenko2025.definitions import suf_limit_small_eps
 from pflbounds.papers.philippenko2025.testbeds import tb_q
 from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
-from pflbounds.reporting.figure_specs import figure, series
+from pflbounds.reporting.figure_specs import Plot, figure, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
 
@@ -95,7 +95,7 @@ def plot_p6(outcome) -> list[dict]:
         size = np.asarray(ev["size0"], dtype=float)
         exc = np.asarray(ev["excess0"], dtype=float)
         f2 = figure("curves", f"{outcome.check_id}: |N_0^t| and E[e_0^(t-1)]",
-                    "t (iteration)", "value",
+                    "t (iteration)", "|N_0^t| (peers) and E[e_0^(t-1)] (excess loss)",
                     [series("|N_0^t| (mean over draws)", t, size, "measured", group="size"),
                      series("E[e_0^(t-1)]", t, exc[:-1], "reference", group="loss")],
                     logx=True, logy=True)
@@ -221,10 +221,10 @@ def plot_p8(outcome) -> list[dict]:
         eps = np.asarray(ev["eps"])
         items = []
         for v in ev["params"]["v"]:
-            items.append(series(f"v = {v:g} (b = sqrt(2)||.||, as in Figure 1)", eps,
-                                ev[f"size_printed_v{v:g}"], "bound_printed", group=f"v{v:g}"))
-            items.append(series(f"v = {v:g} (tight b = 2||.||)", eps, ev[f"size_tight_v{v:g}"],
-                                "measured", group=f"v{v:g}"))
+            items.append(series(r"$b = \sqrt{2}\,\Vert\cdot\Vert$ (as in Figure 1)", eps,
+                                ev[f"size_printed_v{v:g}"], "reference", group=f"v = {v:g}"))
+            items.append(series(r"tight $b = 2\,\Vert\cdot\Vert$", eps,
+                                ev[f"size_tight_v{v:g}"], "measured", group=f"v = {v:g}"))
         f = figure("curves", f"{outcome.check_id}: sufficient cluster |N_1^*(eps)| (Figure 1)",
                    "eps", "|N_1^*(eps)|", items, logx=True, logy=False)
         f["caption"] = ("Binary criterion, d = 10, A = I, mu = 2. Figure 1's constant (the "
@@ -292,6 +292,7 @@ CHECKS = [
                      "scale": 0.5, "sigma2": 1.0, "eta": 0.2, "K": 60, "x0": 3.0, "runs": 10,
                      "criterion": "binary", "lam": 0.3, "what": "variance"},),
         engine="exact", result_id="philippenko2025.lemma2", form="corrected",
+        plot=Plot("scatter"),
         xlabel="(draw, iteration) entry", ylabel="(sigma_eff^t)^2",
         description="Per-client quadratics, shared optimum (TB-A: b = 0, tight c) or two "
                     "optima (TB-P: Property-1 b and c); every draw and iteration: "
@@ -315,6 +316,7 @@ CHECKS = [
         quick_grid=(dict(_Q, instance=40, v=0.0, criterion="binary", lam=0.5, K=120,
                          runs=20),),
         engine="exact", result_id="philippenko2025.definition2_ratio", form="printed",
+        plot=Plot("scatter"),
         xlabel="(draw, iteration) entry", ylabel="(sigma_eff^t)^2 of client 1",
         description="TB-Q, b_ik = 3 across clusters: the printed x_ik = 1 - b/(2 mu eps) keeps "
                     "the other cluster for eps in (3, 9) where the algorithm has dropped it "
@@ -327,6 +329,7 @@ CHECKS = [
         quick_grid=(dict(_Q, instance=41, v=0.0, criterion="binary", lam=0.5, K=100,
                          runs=200, d=2, sigma2=100.0, eta=0.05),),
         engine="exact", result_id="philippenko2025.lemma2", form="printed",
+        plot=Plot("scatter"),
         xlabel="(draw, iteration) entry", ylabel="(sigma_eff^t)^2 of client 1",
         description="TB-Q: sigma_eff^t against sigma_suf(eps_1^t) with eps_1^t the Monte Carlo "
                     "mean (printed reading) and against sigma_suf(e_1^{t-1}) of the draw "
@@ -362,6 +365,7 @@ CHECKS = [
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e12,
         grid=({"instance": 61, "N": 8, "lam": 0.3},), engine="symbolic",
         result_id="philippenko2025.definition2_binary", form="corrected",
+        plot=Plot("scatter"),
         xlabel="client (binary, then continuous)", ylabel="sigma_suf^2(1e-12)",
         description="Definition 2 at eps = 1e-12 (catalog) against the printed limit (with "
                     "sigma_k^2) and the corrected one (sigma_k^-2), variances in [1.5, 4]."),

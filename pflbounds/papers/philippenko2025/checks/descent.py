@@ -25,6 +25,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
     two_clusters,
 )
 from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
+from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.units import DimensionError
 
 
@@ -160,6 +161,7 @@ CHECKS = [
         quick_grid=(dict(_TBA, weights="random", bound="lemma1", frac=0.99),
                     dict(_TBP, weights="binary", bound="lemma1", frac=0.99)),
         engine="exact", result_id="philippenko2025.lemma1", form="corrected",
+        plot=Plot("scatter"),
         xlabel="random point", ylabel="E[R_i(theta^+)] - R_i(theta)",
         description="Per-client quadratics (TB-A: 1/2 normalisation; TB-P: Property 1's) at "
                     "random points, random or Definition-1 weights, eta = frac/(beta sum "
@@ -172,6 +174,7 @@ CHECKS = [
                    for tb in (_TBA, _TBP) for w in ("binary", "continuous") for f in (0.3, 0.99)),
         quick_grid=(dict(_TBA, weights="continuous", bound="s2", frac=0.99),),
         engine="exact", result_id="philippenko2025.s2", form="printed",
+        plot=Plot("scatter"),
         xlabel="random point", ylabel="E[R_i(theta^+)] - R_i(theta)",
         description="As P2 with Definition-1 weights against -eta/2 ||grad R_i||^2 + beta "
                     "eta^2 sigma_eff^2/2."),
@@ -180,6 +183,7 @@ CHECKS = [
         Verdict.CONFIRMED, simulate_e1,
         grid=(dict(_TBA, instance=12, lo=0.02, hi=0.05, lam=0.5, frac=0.95),),
         engine="exact", result_id="philippenko2025.lemma1", form="printed",
+        plot=Plot("scatter"),
         xlabel="random point", ylabel="E[R_i(theta^+)] - R_i(theta)",
         description="The printed Lemma 1 has the unit [f]^2/[x]^2 (dimension check); in units "
                     "where beta < 0.05 the admissible step exceeds 2 and eta beta sum sigma^2 "

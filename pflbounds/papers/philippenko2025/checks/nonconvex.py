@@ -19,6 +19,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
 )
 from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
 from pflbounds.problems.cosine_clusters import CosineClusters
+from pflbounds.reporting.figure_specs import Plot
 
 
 def _nc(p: Mapping[str, Any]) -> CosineClusters:
@@ -150,6 +151,7 @@ CHECKS = [
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e18,
         grid=({"instance": 80, "N": 5, "d": 3, "lo": 0.5, "hi": 2.0, "points": 200},),
         engine="symbolic", result_id="philippenko2025.property1", form="printed",
+        plot=Plot("scatter"),
         xlabel="(point, pair) entry", ylabel="||grad R_i - grad R_k||^2",
         description="At theta = theta_i^* (grad R_i = 0) the gap is 4 ||A_k(xi_i - xi_k)||^2, "
                     "above the printed b_ik^2 = 2 ||.||^2; the corrected 8 ||.||^2 + 2 "

@@ -34,6 +34,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
 )
 from pflbounds.problems.clusters import cluster_weights, global_weights
 from pflbounds.problems.quadratic import QuadraticFamily
+from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
 
@@ -408,6 +409,7 @@ CHECKS = [
         grid=(dict(_DEC, C=3.0, sigma2=0.01, K=2000), dict(_DEC, C=2.5, sigma2=0.1, K=2000)),
         quick_grid=(dict(_DEC, C=3.0, sigma2=0.01, K=2000),), engine="exact",
         result_id="philippenko2025.theorem2_decreasing", form="printed",
+        plot=Plot("curves", rows=("step C/(mu t) from t = 1", "shifted step")),
         xlabel="T", ylabel="E[eps_1^T]",
         description="First step C/mu = 3/a multiplies the error by (1 - C)^2 = 4: the printed "
                     "bound max(., eps0)/T fails at small T; the shifted schedule meets the "
@@ -466,6 +468,7 @@ CHECKS = [
         grid=({"N": 10, "lam": 0.5, "spread": 1.0}, {"N": 10, "lam": 0.2, "spread": 1.0},
               {"N": 20, "lam": 0.5, "spread": 0.5}),
         engine="symbolic", result_id="philippenko2025.corollary1_binary", form="printed",
+        plot=Plot("scatter"),
         xlabel="client", ylabel="T_i^eps",
         description="Peers at x_ik = lambda exactly (b_ik^2 = 2 mu eps (1 - lambda)): Corollary "
                     "1's own T^eps exceeds C beta sigma^2/(2 mu^2 eps lambda |N^*|) but not the "

@@ -28,6 +28,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
 )
 from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
 from pflbounds.problems.quadratic import QuadraticFamily
+from pflbounds.reporting.figure_specs import Plot
 
 
 def _client_quadratics(p: Mapping[str, Any]) -> ClientQuadratics:
@@ -184,6 +185,7 @@ CHECKS = [
         quick_grid=({"instance": 3, "N": 10, "gap": 3.0, "lam": 0.3, "criterion": "binary",
                      "eta": 0.1, "K": 60, "x0": 6.0, "runs": 5},),
         engine="exact", result_id="philippenko2025.remark3_binary", form="printed",
+        plot=Plot("scatter"),
         xlabel="(replica, iteration) entry", ylabel="sum_k alpha_ik^t",
         description="True-gradient weights on two clusters with unequal variances; every "
                     "recorded total weight of every client against 1/kappa (a pathwise "
@@ -197,6 +199,7 @@ CHECKS = [
         quick_grid=({"instance": 4, "N": 10, "gap": 3.0, "criterion": "continuous",
                      "eta": 0.02, "K": 60, "x0": 6.0, "runs": 5},),
         engine="exact", result_id="philippenko2025.remark3_continuous", form="corrected",
+        plot=Plot("scatter"),
         xlabel="(replica, iteration) entry", ylabel="sum_k alpha_ik^t",
         description="As P13_binary with the continuous criterion, against Remark 3's "
                     "corrected bound 1/kappa = sigma_i^2 sum_k sigma_k^-2."),
@@ -237,6 +240,7 @@ CHECKS = [
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e20,
         grid=({"N": 5, "lam": 0.5, "small": 0.01, "r": 0.6},), engine="symbolic",
         result_id="philippenko2025.definition1", form="printed",
+        plot=Plot("scatter"),
         xlabel="pair (i, k)", ylabel="alpha_ik",
         description="sigma_0^2 = 0.01, others 1, every r_ik = 0.6 >= lambda: alpha_i0 ~ "
                     "1/0.6 > 1 against the introduction's [0, 1]; every weight stays below "

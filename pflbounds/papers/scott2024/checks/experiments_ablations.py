@@ -70,15 +70,19 @@ def _seen_unseen(st: ex.Setting, arch: pefll.Architecture, eta: dict) -> np.ndar
 def _table(outcome, title: str, first: str, names: tuple[str, ...], caption: str
            ) -> list[dict]:
     """One report table per grid point: accuracy (%) of each variant on seen and unseen
-    clients, mean ± std over seeds (evidence ``risk`` of shape (seeds, variants, 2))."""
+    clients, mean ± std over seeds (evidence ``risk`` of shape (seeds, variants, 2)); with
+    three variants or more, the same as dots."""
     figs = []
     for ev in outcome.evidence:
         r = np.asarray(ev["risk"], dtype=float)
         rows = [[nm, _acc(r[:, j, 0]), _acc(r[:, j, 1])] for j, nm in enumerate(names)]
-        figs.append({"kind": "table", "title": f"{title} ({SYNTH}), "
-                     f"{_setting_title(ev['params'])}",
+        head = f"{title} ({SYNTH}), {_setting_title(ev['params'])}"
+        figs.append({"kind": "table", "title": head,
                      "columns": [first, "seen clients", "unseen clients"], "rows": rows,
                      "caption": "Accuracy (%), mean ± std over seeds. " + caption})
+        if len(names) >= 3:
+            figs.append(ex.accuracy_dots(f"{outcome.check_id}: {head}", first, names, r,
+                                         caption))
     return figs
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.problems.noisy_halfspaces import NoisyHalfspaces
-from pflbounds.reporting.figure_specs import figure, series
+from pflbounds.reporting.figure_specs import curves, dots, series
 from pflbounds.running.shared import shared_computation
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
@@ -168,26 +168,57 @@ def simulate_p8(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     return {"samples": np.broadcast_to(er, bounds.shape).copy(), "bound_samples": bounds}
 
 
-def plot_terms(outcome) -> list[dict]:
-    """The future risk er against Theorem 3.2's bound (mean over the draws, with its range)
-    at every point of the alpha-grid."""
-    figs = []
+def terms_plot(bound_label: str, what: str):
+    """The figure of a check on the alpha-grid: the future risk er of each grid point
+    (alpha_h = alpha_v, alpha_theta) against ``bound_label`` (mean over the draws, with its
+    range over the draws as the bar's interval)."""
+
+    def plot(outcome) -> list[dict]:
+        figs = []
+        for ev in outcome.evidence:
+            if "bound" not in ev:
+                continue
+            cats = [f"({a:g}, {t:g})" for a, t in GRID]
+            band = (ev["bound_lo"], ev["bound_hi"]) if "bound_lo" in ev else (None, None)
+            items = [series("er (future clients)", cats, ev["mean"], "measured", group="er"),
+                     series(f"{bound_label} (mean over the draws, bar: their range)", cats,
+                            ev["bound"], "bound", *band, group="er")]
+            figs.append(dots(
+                f"{outcome.check_id}: future risk against {what} over the alpha-grid",
+                "(alpha_h = alpha_v, alpha_theta)", "0-1 risk", items, logy=False,
+                caption=f"Population B (n = {ev['params']['n']} observed clients per draw, m = "
+                        f"{ev['params']['m']}, rho = {ev['params']['rho']:g}), fixed networks, "
+                        "delta/|grid| in both log terms; er from 20000 fresh clients."))
+        return figs
+
+    return plot
+
+
+plot_terms = terms_plot("bound emp + meta + sample", "Theorem 3.2")
+
+
+def plot_p10(outcome) -> list[dict]:
+    """The sample-level term of Theorem 3.2 against n, with the constant it tends to (one
+    curve per alpha_theta), and the meta-level term, which vanishes."""
+    items = []
     for ev in outcome.evidence:
-        if "bound" not in ev:
+        if "mean" not in ev:
             continue
-        x = np.arange(len(GRID), dtype=float)
-        items = [series("er (future clients)", x, ev["mean"], "measured", group="er"),
-                 series("bound emp + meta + sample (range over the draws)", x, ev["bound"],
-                        "bound", ev["bound_lo"], ev["bound_hi"], group="bound")]
-        fig = figure("bars", f"{outcome.check_id}: future risk against Theorem 3.2 over the "
-                     "alpha-grid", "grid point (alpha_h = alpha_v, alpha_theta)",
-                     "0-1 risk", items, logx=False, logy=False)
-        fig["caption"] = ("Population B, fixed networks, delta/|grid| in both log terms; the "
-                          "terms of the bound per grid point are in scott2024.P12's figures. "
-                          "Grid points: " + "; ".join(f"{g}: ({a:g}, {t:g})"
-                                                      for g, (a, t) in enumerate(GRID)) + ".")
-        figs.append(fig)
-    return figs
+        a = float(ev["params"]["alpha_theta"])
+        n = np.asarray(ev["ks"], dtype=float)
+        tag = f"alpha_theta = {a:g}"
+        items.append(series(f"sample term ({tag})", n, ev["mean"], "measured", group=tag))
+        limit = r"its limit $\sqrt{\overline{\Vert\theta\Vert^2}/(4\alpha_\theta m)}$"
+        items.append(series(f"{limit} ({tag})", n, np.full(n.shape, float(ev["limit"])),
+                            "reference", group=tag))
+    ev0 = next((ev for ev in outcome.evidence if "meta" in ev), None)
+    if ev0 is not None:
+        items.append(series("meta term (KL = 10)", ev0["ks"], ev0["meta"], "measured",
+                            group="meta"))
+    return [curves(f"{outcome.check_id}: Theorem 3.2's terms against the number of clients n",
+                   "n (observed clients)", "term of the bound", items, logx=True, logy=True,
+                   caption="Theorem B.1's parts on population B with the measured mean "
+                           "||theta||^2 (m = 100, delta = 0.05).")]
 
 
 def simulate_planted(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -273,7 +304,7 @@ CHECKS = [
     Check(
         "scott2024.P8_quick", "Theorem 3.2 at delta = 0.3 (quick suite)",
         CheckKind.HOLDS_WITH_PROBABILITY, Verdict.HOLDS, simulate_p8, grid=(_B_QUICK,),
-        delta=0.3, engine="mc", replicas=30, block_size=30,
+        delta=0.3, engine="mc", replicas=30, block_size=30, plot=plot_terms,
         result_id="scott2024.theorem3_2", form="corrected",
         description="P8 small: 30 draws of n = 300 observed clients, delta = 0.3 in the bound "
                     "and as the allowed violation rate (0 of 30 gives a Clopper-Pearson upper "
@@ -282,7 +313,7 @@ CHECKS = [
     Check(
         "scott2024.P8_planted", "Planted claim: er <= emp (no complexity terms)",
         CheckKind.HOLDS_WITH_PROBABILITY, Verdict.VIOLATED, simulate_planted, grid=(_B,),
-        delta=0.05, role="control",
+        delta=0.05, role="control", plot=terms_plot("emp alone", "the planted claim er <= emp"),
         description="The same draws against the empirical term alone: the descriptor is "
                     "computed on the very samples it is scored on, so emp is optimistic and "
                     "the claim fails in (nearly) every draw.", **_quick(_PROB)),
@@ -309,6 +340,7 @@ CHECKS = [
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p10,
         grid=({**_B, "alpha_theta": 0.1}, {**_B, "alpha_theta": 1.0}), engine="symbolic",
         tolerance=0.01, result_id="scott2024.theoremB1_part1", form="printed", xlabel="n",
+        plot=plot_p10,
         ylabel="sample-level term",
         description="mean ||theta||^2 measured on population B: the sample term falls with n "
                     "to within 1% of sqrt(mean ||theta||^2/(4 alpha_theta m)) at n = 1e7 and "

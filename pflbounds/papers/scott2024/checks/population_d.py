@@ -19,6 +19,7 @@ import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact.linear_hypernetwork import LinearHypernetworkSGD
+from pflbounds.reporting.figure_specs import Plot, curves, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import evaluate
 
@@ -52,14 +53,34 @@ def _bounds(run: dict[str, float], b2sq: float, T: int) -> dict[str, float]:
             for f in ("printed", "appendix", "proof", "rederived", "explicit", "corrected")}
 
 
+SWEEP = 12
+"""Horizons of the convergence figure: T_min to 100 T_min, geometric."""
+
+
+def theorem_sweep(b2sq: float, T_min: float, printed: str, corrected: str
+                  ) -> dict[str, np.ndarray]:
+    """Figure evidence: the exact average and the two forms at :data:`SWEEP` horizons from
+    T_min (where the step conditions start to hold) to 100 T_min, each run with its own beta
+    = 2 sqrt(c)/(k sqrt(T)): Theorem 3.1's convergence in T."""
+    Ts = np.unique(np.ceil(np.geomspace(T_min, 100 * T_min, SWEEP)))
+    avg, bp, bc = (np.empty(Ts.size) for _ in range(3))
+    for i, T in enumerate(Ts):
+        run = theorem_run(b2sq, int(T))
+        bounds = _bounds(run, b2sq, int(T))
+        avg[i], bp[i], bc[i] = run["avg"], bounds[printed], bounds[corrected]
+    return {"sweep_T": Ts, "sweep_avg": avg, "sweep_printed": bp, "sweep_corrected": bc}
+
+
 def simulate_theorem(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """Theorem 3.1 on population D: the exact average E||grad F||^2 against the form named
-    ``printed`` (as the erratum's printed side) and ``corrected`` in the grid point."""
+    ``printed`` (as the erratum's printed side) and ``corrected`` in the grid point; the
+    horizons of :func:`theorem_sweep` for its figure."""
     b2sq, T = float(p["b2sq"]), int(p["T"])
     run = theorem_run(b2sq, T)
     bounds = _bounds(run, b2sq, T)
     bp, bc = bounds[p["printed"]], bounds[p["corrected"]]
-    return {"mean": np.array([run["avg"]]), "ks": np.array([float(T)]),
+    sweep = theorem_sweep(b2sq, run["T_min"], p["printed"], p["corrected"])
+    return {**sweep, "mean": np.array([run["avg"]]), "ks": np.array([float(T)]),
             "bound_printed": np.array([bp]), "bound_corrected": np.array([bc]),
             "ratio_printed": np.asarray(run["avg"] / bp),
             "ratio_corrected": np.asarray(run["avg"] / bc),
@@ -67,6 +88,41 @@ def simulate_theorem(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence)
             "T_min": np.asarray(run["T_min"]), "step_conditions_hold":
                 np.asarray(float(T >= run["T_min"])),
             "log10_zone_exit": np.asarray(run["exit"])}
+
+
+_FORMS = {"printed": "main text, eq. (2)", "appendix": "appendix, eqs. (97)–(98)",
+          "proof": "proof's last line, eqs. (115)–(116)",
+          "explicit": r"general-$\beta$ form, eqs. (113)–(114)",
+          "rederived": "re-derived form", "corrected": "corrected form"}
+"""Legend names of Theorem 3.1's forms (the equations as text, not as a difference)."""
+
+
+def plot_theorem(outcome: Any) -> list[dict]:
+    """Theorem 3.1's convergence on population D: the exact average of E||grad F(eta_t)||^2
+    against T with the erratum's two forms (:func:`theorem_sweep`); without the sweep (an
+    older run), the default figures."""
+    figs = []
+    for ev in outcome.evidence:
+        if "sweep_T" not in ev:
+            return Plot("curves")(outcome)
+        p = ev["params"]
+        T = ev["sweep_T"]
+        items = [
+            series("exact average", T, ev["sweep_avg"], "measured", group="run"),
+            series(f"{_FORMS[p['printed']]}", T, ev["sweep_printed"], "bound_printed",
+                   group="run"),
+            series(f"{_FORMS[p['corrected']]}", T, ev["sweep_corrected"], "bound_corrected",
+                   group="run"),
+        ]
+        figs.append(curves(
+            f"{outcome.check_id}: Theorem 3.1 against T on population D", "T (rounds)",
+            "(1/T) sum_t E||grad F(eta_t)||^2", items, logx=True, logy=True,
+            vlines=[(float(p["T"]), "the check's horizon")],
+            caption=f"Population D (identical clients, linear hypernetwork, b2^2 = "
+                    f"{float(p['b2sq']):g}, from the optimum), beta = 2/sqrt(T) at every "
+                    f"horizon T from T_min = {int(T[0])} (the step conditions hold from there) "
+                    f"to 100 T_min; exact expectations."))
+    return figs
 
 
 def simulate_lemma_c5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -133,7 +189,7 @@ def _theorem_check(key: str, which: str, b2sq: float, T: int, printed: str, corr
         grid=({"b2sq": b2sq, "T": T, "printed": printed, "corrected": corrected},),
         engine="exact", rel_tol=1e-9, result_id="scott2024.theorem3_1", form=printed,
         xlabel="T (rounds)", ylabel="(1/T) sum_t E||grad F(eta_t)||^2",
-        description=description)
+        description=description, plot=plot_theorem)
 
 
 CHECKS = [

@@ -137,26 +137,24 @@ def plot_p12(outcome) -> list[dict]:
                                for k in ("bound", "emp", "meta", "sample", "er", "eta2",
                                          "theta2"))]
                 for j, lam in enumerate(lams)]
-        gx = np.arange(len(GRID12), dtype=float)
         lam_g = float(ev["params"]["lam_grid"])
-        gitems = [series("er (future clients)", gx, ev["grid_er"], "measured", group="er"),
-                  series("er~ (observed clients' distributions)", gx, ev["grid_er_tilde"],
-                         "measured", group="er~"),
-                  series("emp", gx, ev["grid_emp"], "reference", group="emp"),
-                  series("meta term", gx, ev["grid_meta"], "reference", group="meta"),
-                  series("sample term", gx, ev["grid_sample"], "reference", group="sample"),
-                  series("bound emp + meta + sample", gx, ev["grid_bound"], "bound",
-                         group="bound")]
-        gfig = figure("curves", f"{outcome.check_id}: risk against Theorem 3.2's terms over "
-                      f"the alpha-grid (lambda = {lam_g:g})", "grid point", "risk / term",
-                      gitems, logx=False, logy=True)
+        at = np.asarray(ALPHA_THETA12, dtype=float)
+        gitems = []
+        for i, a_net in enumerate(ALPHA_NET12):
+            sl = slice(i * len(at), (i + 1) * len(at))
+            tag = f"alpha_h = alpha_v = {a_net:g}"
+            gitems += [series("er (future clients)", at, np.asarray(ev["grid_er"])[sl],
+                              "measured", group=tag),
+                       series("bound emp + meta + sample", at,
+                              np.asarray(ev["grid_bound"])[sl], "bound", group=tag)]
+        gfig = figure("curves", f"{outcome.check_id}: future risk against Theorem 3.2 over "
+                      f"the alpha-grid (lambda = {lam_g:g})", "alpha_theta", "0-1 risk",
+                      gitems, logx=True, logy=True)
         gfig["caption"] = ("Population B, trained networks, means over the replicas (er: over "
-                           f"the first {ER_GRID_REPLICAS}), delta/"
-                           f"{len(GRID12)} in both log terms. Grid point g: alpha_h = alpha_v "
-                           "= " + ", ".join(f"{a:g}" for a in ALPHA_NET12) + " for g // "
-                           f"{len(ALPHA_THETA12)} = 0, 1, ...; alpha_theta = "
-                           + ", ".join(f"{t:g}" for t in ALPHA_THETA12) + f" for g % "
-                           f"{len(ALPHA_THETA12)} = 0, 1, ....")
+                           f"the first {ER_GRID_REPLICAS}), delta/{len(GRID12)} in both log "
+                           "terms; one colour per alpha_h = alpha_v. The terms emp, meta and "
+                           "sample of every grid point are in the evidence (grid_emp, "
+                           "grid_meta, grid_sample).")
         figs += [fig, gfig, {"kind": "table", "title": f"{outcome.check_id}: the bound's terms per "
                        "lambda (means over replicas)",
                        "columns": ["lambda", "bound", "emp", "meta", "sample", "er",

@@ -15,6 +15,7 @@ from scipy.stats import norm
 
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.scott2024.convergence import BETA_STAR
+from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.constants import get_constant
 from pflbounds.symbolic.evaluate import HypothesisError, evaluate
@@ -221,22 +222,6 @@ def simulate_kl_quadrature(p: Mapping[str, Any], R: int,
             "bound_corrected": np.array([m2 / (2 * alpha)])}
 
 
-def lemma_c2_table(outcome) -> list[dict]:
-    """P7's two equations, (44) and (45), as a table: exact left side and bound per point
-    (a figure with the equation number on its x-axis would say nothing more)."""
-    rows = []
-    for ev in outcome.evidence:
-        pr = ev["params"]
-        for eq, lhs, bound in zip(("(44)", "(45)"), ev["mean"], ev["bound"], strict=True):
-            rows.append([f"n = {pr['n']}, c = {pr['c']}, d = {pr['d']}", eq,
-                         f"{float(lhs):.6g}", f"{float(bound):.6g}"])
-    return [{"kind": "table", "title": "Lemma C.2 over all client subsets",
-             "columns": ["point", "equation", "E||sum_{i in C} ...||^2", "bound"],
-             "rows": rows,
-             "caption": "Every c-subset of the n clients enumerated: (44) holds with equality, "
-                        "(45) above it."}]
-
-
 def simulate_lemma_c2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """Lemma C.2 (44) and (45) exactly: independent Gaussian a_i with random means and
     covariances, the expectation over all C(n, c) subsets enumerated (no sampling).
@@ -319,7 +304,8 @@ CHECKS = [
         Verdict.HOLDS, simulate_lemma_c2,
         grid=({"n": 8, "c": 3, "d": 4}, {"n": 10, "c": 5, "d": 2}, {"n": 6, "c": 6, "d": 3}),
         engine="exact", rel_tol=1e-9, result_id="scott2024.lemmaC2", form="printed",
-        plot=lemma_c2_table,
+        plot=Plot("scatter", categories=("(44)", "(45)"), xlabel="right side of Lemma C.2",
+                  ylabel="left side, exact over all c-subsets"),
         description="Independent Gaussian vectors, every c-subset enumerated: (44) holds "
                     "with equality and the uncentred (45) holds."),
 ]

@@ -23,7 +23,7 @@ import numpy as np
 from pflbounds.checking import Check, CheckKind, Verdict, requiring
 from pflbounds.extras import lazy_module
 from pflbounds.problems.populations import LowRankInstance, LowRankRegression
-from pflbounds.reporting.figure_specs import figure, series
+from pflbounds.reporting.figure_specs import Plot, figure, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import check_conditions, numeric
 
@@ -406,7 +406,8 @@ CHECKS = requiring(("jax",), [
         grid=(_pts(T=2000, T0=500, c=5, k=5, clients=8), _pts(T=200, T0=50, c=5, k=10,
                                                               clients=8)),
         quick_grid=(_pts(T=2000, T0=100, c=5, k=5, clients=4),), engine="mc", replicas=400,
-        block_size=400, result_id=P + "lemmaC3", form="corrected", xlabel="l (local step)",
+        block_size=400, result_id=P + "lemmaC3", form="corrected",
+        plot=Plot("curves", rows="client"), xlabel="l (local step)",
         ylabel="E||grad F_i - grad f_i(theta_{i,l-1}) J_i^T||^2",
         description="At eta after T0 rounds: the chained gradient at each local iterate "
                     "against grad F_i(eta), for the first clients, against 27 L1^2 b2^2 "
@@ -429,6 +430,8 @@ CHECKS = requiring(("jax",), [
               _pts(T=2000, T0=500, c=10, k=2, what="C5")),
         quick_grid=(_pts(T=2000, T0=100, c=5, k=5, what="C5"),), engine="mc", replicas=400,
         block_size=400, result_id=P + "lemmaC5", form="printed",
+        plot=Plot("dots", categories=("printed", "explicit", "corrected"),
+                  xlabel="form of Lemma C.5"),
         xlabel="form (printed, explicit, corrected)", ylabel="E||eta_{t+1} - eta_t||^2",
         description="One proof-form round from eta after T0 rounds against (81)-(82) as "
                     "printed, with /b, and with b2^2 on the sigma_1^2 term."),
