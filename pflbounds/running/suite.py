@@ -20,8 +20,8 @@ A suite file is at most 1 MB of text.
 Suite names resolve (:func:`find_suite`) to the first of: ``validation/NAME.toml`` in the
 current folder (a local folder wins), the suites shipped with pflbounds
 (``pflbounds/suites/NAME.toml``, package data: they resolve from any folder), and
-``suites/NAME.toml`` in the folder of a paper package outside pflbounds (a paper installed
-with pip, or from ``PFLBOUNDS_PAPERS``). In a clone of the repository, ``validation/`` is a
+``suites/NAME.toml`` in the folder of a paper package (one installed with pip, from
+``PFLBOUNDS_PAPERS``, or written by ``pflbounds new-paper``). In a clone of the repository, ``validation/`` is a
 link to ``pflbounds/suites/``.
 """
 
@@ -64,16 +64,14 @@ class SuiteNotFound(SuiteError):
 
 
 def _paper_suite_dirs() -> list[Path]:
-    """``suites/`` of every paper package outside pflbounds that has one (found without
-    importing the packages)."""
+    """``suites/`` of every paper package that has one (found without importing the
+    packages)."""
     import importlib.util
 
     from pflbounds.symbolic import loader
 
     out: list[Path] = []
     for name in loader.paper_packages():
-        if name.startswith(loader.PAPERS_PACKAGE + "."):
-            continue
         try:
             spec = importlib.util.find_spec(name)
         except (ImportError, ValueError):

@@ -1,5 +1,5 @@
 """Suite names resolve from any folder: validation/NAME.toml here wins, then the suites shipped
-with pflbounds, then suites/ of a paper package outside pflbounds."""
+with pflbounds, then suites/ of a paper package."""
 
 from __future__ import annotations
 
