@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "jax": ("jax",),
@@ -154,16 +156,16 @@ def lazy_module(name: str, what: str = "") -> ModuleType:
     return _LazyModule(name, what)
 
 
-def lazy_jit(**options: object):
+def lazy_jit(**options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``functools.partial(jax.jit, **options)`` as a decorator that compiles on the first
     call, so that the module defining the function imports without JAX."""
     import functools
 
-    def decorate(fn):
-        compiled: list = []
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        compiled: list[Callable[..., Any]] = []
 
         @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             if not compiled:
                 jax = load("jax", f"{fn.__module__}.{fn.__qualname__}")
                 compiled.append(jax.jit(fn, **options))

@@ -21,8 +21,8 @@ Suite names resolve (:func:`find_suite`) to the first of: ``validation/NAME.toml
 current folder (a local folder wins), the suites shipped with pflbounds
 (``pflbounds/suites/NAME.toml``, package data: they resolve from any folder), and
 ``suites/NAME.toml`` in the folder of a paper package (one installed with pip, from
-``PFLBOUNDS_PAPERS``, or written by ``pflbounds new-paper``). In a clone of the repository, ``validation/`` is a
-link to ``pflbounds/suites/``.
+``PFLBOUNDS_PAPERS``, or written by ``pflbounds new-paper``). In a clone of the repository,
+``validation/`` is a link to ``pflbounds/suites/``.
 """
 
 from __future__ import annotations
