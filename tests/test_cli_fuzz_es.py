@@ -10,6 +10,7 @@ of ``test_cli_fuzz``.
 
 from __future__ import annotations
 
+from cli_fuzz_helpers import one_line_problems
 from cli_fuzz_helpers import run_cli as _run
 from test_cli_fuzz import _with, _without
 
@@ -266,21 +267,8 @@ def test_every_bad_input_is_one_line_exit_2(capsys):
     failures = []
     for argv, pieces in _cases():
         code, out, err, caught = _run(argv, capsys)
-        lines = err.splitlines()
-        problems = []
-        if code != 2:
-            problems.append(f"exit {code}")
-        if len(lines) != 1:
-            problems.append(f"{len(lines)} lines on stderr")
-        if "Traceback" in err:
-            problems.append("traceback")
-        if out:
-            problems.append(f"stdout {out[:60]!r}")
-        if caught:
-            problems.append(f"warning {caught[0].message}")
-        if lines and not lines[0].startswith("pflbounds"):
-            problems.append("line does not start with the program name")
-        problems += [f"{p!r} not in the message" for p in pieces if p not in err]
+        problems = one_line_problems(code, out, err, caught, pieces[0])
+        problems += [f"{p!r} not in the message" for p in pieces[1:] if p not in err]
         if problems:
             failures.append(f"{argv}: {'; '.join(problems)}: {err.strip()[:300]}")
     assert not failures, "\n".join(failures)
