@@ -41,7 +41,7 @@ from threadpoolctl import threadpool_limits
 import pflbounds
 from pflbounds.checking.jsonsafe import canonical_json, to_jsonable
 from pflbounds.symbolic import catalog
-from pflbounds.symbolic.evaluate import InputError, evaluate
+from pflbounds.symbolic.evaluate import HypothesisError, InputError, evaluate
 from pflbounds.symbolic.result import Result
 from pflbounds.tightness.case import CaseError, SearchCase
 from pflbounds.tightness.models import (
@@ -96,6 +96,7 @@ def run_case(case: SearchCase, *, cache: RecordCache | str | Path | None = None,
         hit = store.get(key)
         if hit is not None:
             return hit
+        store.check_writable(key)  # before the work, not after
     try:
         model = get_model(case.model)
     except KeyError as e:
@@ -183,6 +184,10 @@ class _Point:
         if missing:
             raise CaseError(f"{case.label}: {model.name} needs the constant(s) "
                             f"{', '.join(missing)}: fix, sweep or search them")
+        self.bound_varies = bool(set(self.free_consts) & set(result.inputs(case.form)))
+        self._fixed_bound: tuple[float, list[str]] | None = None
+        if not self.bound_varies:
+            self.bound(constants)  # the hypotheses at the constants, before the sets
         self.sets: dict[str, Resolved] = {}
         for k, space in case.free.items():
             try:
@@ -208,8 +213,6 @@ class _Point:
                                     f"{model.name} has no default for it") from None
         self.evaluations = 0
         self.budget = case.search.budget
-        self.bound_varies = bool(set(self.free_consts) & set(result.inputs(case.form)))
-        self._fixed_bound: tuple[float, list[str]] | None = None
 
     # ------------------------------------------------------------------ pieces
     def unpack(self, raw: np.ndarray) -> tuple[dict[str, float], dict[str, np.ndarray]]:
@@ -243,7 +246,7 @@ class _Point:
                             "them")
         try:
             ev = evaluate(self.result, c.form, finite=True, **{k: vals[k] for k in needed})
-        except InputError as e:
+        except (InputError, HypothesisError) as e:
             raise CaseError(f"{c.label}: {e}") from None
         value = ev.value
         if isinstance(value, dict):
@@ -302,8 +305,13 @@ class _Point:
             detail["found_by"] = "the default instance (no searched instance did worse)"
         verdict, extra = self._verdict(best, mode)
         detail.update(extra)
+        if best.meas.detail and mode != "sdp":
+            detail["measurement"] = best.meas.detail
+        derived = self.model.derived(best.consts)
+        if derived:
+            detail["derived"] = sorted(derived)
         return PointRecord(
-            constants={k: float(v) for k, v in sorted(best.consts.items())},
+            constants={k: float(v) for k, v in sorted({**best.consts, **derived}.items())},
             bound=best.bound, hidden_constants=self.bound(best.consts)[1],
             measured=best.meas.value, stderr=best.meas.stderr,
             ratio=self.ratio(best.meas.value, best.bound), verdict=verdict, how=how,

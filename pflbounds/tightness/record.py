@@ -174,14 +174,19 @@ class RecordCache:
             rec.cached = True
         return rec
 
+    def check_writable(self, key: str) -> None:
+        """:class:`CacheError` when the path of ``key`` holds a file that is not a record of
+        this key (it is never overwritten)."""
+        exists, old = self._read(key)
+        if exists and old is None:
+            raise CacheError(f"{self.path(key)} exists and is not a tightness record written "
+                             "by pflbounds: it is left alone; choose another cache folder")
+
     def put(self, record: SearchRecord) -> Path:
         """Store ``record`` (atomically); refuses to replace a file that is not a record of
         this key."""
-        exists, old = self._read(record.key)
+        self.check_writable(record.key)
         p = self.path(record.key)
-        if exists and old is None:
-            raise CacheError(f"{p} exists and is not a tightness record written by pflbounds: "
-                             "it is left alone; choose another cache folder")
         atomic_write(p, json.dumps(record.to_json(), indent=1, sort_keys=True,
                                    allow_nan=False) + "\n")
         return p

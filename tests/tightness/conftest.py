@@ -19,6 +19,7 @@
 * ``sgd_any``: SGD on mu-strongly convex L-smooth functions with noise <= sigma^2,
   E f(x_K) - f* <= (L/2) ((1 - eta mu)^K R0 + eta sigma^2/mu) for eta <= 1/L, true;
   ``explicit``: a thousandth of it, false.
+* ``step_rule``: a step-size rule eta = 1/L (an equality: no worst case to search).
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def tightfix() -> Iterator[str]:
                  P.form("printed", L / 2 * ((1 - eta * mu) ** K * R0 + eta * sigma2 / mu)),
                  P.form("explicit", L / 2000 * ((1 - eta * mu) ** K * R0 + eta * sigma2 / mu))],
              conditions=(step,))
+    P.result("step_rule", "Planted step", Kind.STEP_SIZE, "eta", "x^2/f", "eta = 1/L",
+             [P.form("printed", 1 / L)], relation="=")
     try:
         yield PAPER
     finally:
