@@ -31,11 +31,11 @@ from pflbounds.tightness.record import (
     RecordCache,
     SearchRecord,
 )
-from pflbounds.tightness.spaces import Box, Rotation, Simplex, Space, Sphere, spectrum
+from pflbounds.tightness.spaces import Box, Rotation, Simplex, Space, Sphere, Spread, spectrum
 
 __all__ = [
     "MODES", "Box", "CacheError", "CaseError", "InstanceError", "Measurement", "Model",
     "NotDecoupled", "PointRecord", "RecordCache", "Rotation", "Search", "SearchCase",
-    "SearchRecord", "Simplex", "Space", "Sphere", "Worst", "case_key", "get_model", "models",
-    "register_model", "replay", "run_case", "spectrum",
+    "SearchRecord", "Simplex", "Space", "Sphere", "Spread", "Worst", "case_key", "get_model",
+    "models", "register_model", "replay", "run_case", "spectrum",
 ]

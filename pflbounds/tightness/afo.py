@@ -64,7 +64,8 @@ class TwoAgentAFO(Model):
         return {"spectrum": h, "noise": np.full((2, d), float(c["sigma2"]) / d),
                 "gap": float(c["b"]) * even, "x0": np.sqrt(2.0 * float(c["Delta0"])) * even}
 
-    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray]) -> None:
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
         d = integer(c, "d")
         integer(c, "K")
         within("lam", float(c["lam"]), 0.0, 1.0, "the weights must be a probability vector")

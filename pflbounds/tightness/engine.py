@@ -125,7 +125,7 @@ def replay(case: SearchCase, point: PointRecord) -> Measurement:
     consts = {k: float(v) for k, v in point.constants.items()}
     inst = {k: np.asarray(v, dtype=np.float64) for k, v in point.instance.items()}
     measure = case.measure or model.measures[0]
-    model.admissible(consts, inst)
+    model.admissible(consts, inst, seed=point.seed)
     if model.kind == "sdp":
         return model.sdp(consts, measure)
     return model.measure(consts, inst, measure, seed=point.seed,
@@ -265,7 +265,7 @@ class _Point:
             raise _Budget
         self.evaluations += 1
         try:
-            self.model.admissible(consts, inst)
+            self.model.admissible(consts, inst, seed=self.seed)
         except InstanceError as e:
             raise CaseError(f"{self.case.label}: an instance of the declared sets breaks a "
                             f"hypothesis: {e}") from None
@@ -330,7 +330,7 @@ class _Point:
         for raw in (self.lower, self.upper, 0.5 * (self.lower + self.upper)):
             consts, inst = self.unpack(raw)
             try:
-                self.model.admissible(consts, inst)
+                self.model.admissible(consts, inst, seed=self.seed)
             except InstanceError as e:
                 raise CaseError(f"{self.case.label}: an instance of the declared sets breaks "
                                 f"a hypothesis: {e}") from None
@@ -378,7 +378,7 @@ class _Point:
                             f"class; free {', '.join(self.sets)} cannot be searched (sweep "
                             "them)")
         self.evaluations += 1
-        self.model.admissible(self.constants, self.pinned)
+        self.model.admissible(self.constants, self.pinned, seed=self.seed)
         meas = self.model.sdp(self.constants, self.measure_name)
         bound = self.bound(self.constants)[0]
         best = _Best(self.ratio(meas.value, bound), None, dict(self.constants),
@@ -519,7 +519,7 @@ class _Point:
             return None, None
         inst = {**d, **dict(self.case.pinned)}
         try:
-            self.model.admissible(self.constants, inst)
+            self.model.admissible(self.constants, inst, seed=self.seed)
         except InstanceError as e:
             return None, {"instance": None, "why": str(e)}
         self.evaluations += 1

@@ -74,7 +74,8 @@ class LogisticSGD(Model):
             factor = min(factor, np.sqrt(sigma2 / second))
         return LogisticFamily(Z=(factor * Z)[None], y=y[None], reg=mu)
 
-    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray]) -> None:
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
         d = integer(c, "d")
         integer(c, "n")
         integer(c, "K")
@@ -83,7 +84,7 @@ class LogisticSGD(Model):
                 raise InstanceError(f"{k} has shape {np.shape(inst[k])}, expected ({d},)")
         if np.any(np.asarray(inst["scales"]) < 0):
             raise InstanceError("scales must be >= 0")
-        P = self.family(c, inst, 0)
+        P = self.family(c, inst, seed)
         within("L_cert", P.L, 0.0, c["L"], "the certified smoothness must be <= L")
         within("sigma2_cert", P.sigma2, 0.0, c["sigma2"],
                "the certified noise bound must be <= sigma2")

@@ -103,9 +103,10 @@ class Model:
             raise KeyError(name)
         return d[name]
 
-    def admissible(self, constants: Mapping[str, float],
-                   instance: Mapping[str, np.ndarray]) -> None:  # pragma: no cover
-        """Raise :class:`InstanceError` unless the instance satisfies the hypotheses."""
+    def admissible(self, constants: Mapping[str, float], instance: Mapping[str, np.ndarray],
+                   *, seed: int = 0) -> None:  # pragma: no cover
+        """Raise :class:`InstanceError` unless the instance satisfies the hypotheses (a
+        generated instance: the one ``seed`` generates, as :meth:`measure` would)."""
         raise NotImplementedError
 
     def measure(self, constants: Mapping[str, float], instance: Mapping[str, np.ndarray],
@@ -168,7 +169,7 @@ def get_model(name: str) -> Model:
 
 def _builtin() -> None:
     if not _MODELS:
-        from pflbounds.tightness import afo, logistic, pepit, quadratic  # noqa: F401
+        from pflbounds.tightness import afo, local_sgd, logistic, pepit, quadratic  # noqa: F401
 
 
 # ------------------------------------------------------------------ helpers for models

@@ -38,7 +38,8 @@ class GradientDescentPEP(Model):
         self.description = ("gradient descent with a constant step eta, K steps, over "
                             f"L-smooth mu-strongly convex functions with {start} (PEPit)")
 
-    def admissible(self, c: Mapping[str, float], inst: Mapping[str, object]) -> None:
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, object], *,
+                   seed: int = 0) -> None:
         within("mu", float(c["mu"]), 0.0, float(c["L"]), "0 < mu <= L")
         integer(c, "K")
 

@@ -110,7 +110,8 @@ class QuadraticSGD(Model):
                 "noise": np.full(d, float(c["sigma2"]) / d),
                 "x0": np.full(d, self._radius(c) / np.sqrt(d))}
 
-    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray]) -> None:
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
         d = integer(c, "d")
         integer(c, "K")
         h, Q, s, x0 = (np.asarray(inst[k], dtype=np.float64) for k in self.parameters)

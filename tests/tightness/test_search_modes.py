@@ -110,3 +110,56 @@ def test_random_search_catches_a_planted_bound_with_confidence(tightfix):
     assert p.detail["measurement"]["L_cert"] <= 1.0 * (1 + 1e-12)
     assert p.detail["measurement"]["sigma2_cert"] <= 1.0 * (1 + 1e-12)
     assert p.detail["measurement"]["replicas"] == 512
+
+
+LOCAL_FIXED = {"mu": 0.1, "L": 1.0, "eta": 0.5, "K": 20, "tau": 5, "sigma2": 0.0, "d": 2,
+               "N": 2, "R0": 1e-4, "zeta2": 1.0}
+
+
+def test_local_sgd_measure_agrees_with_monte_carlo(tightfix):
+    model = get_model("local_sgd_clients")
+    c = {**LOCAL_FIXED, "sigma2": 0.02, "K": 6, "tau": 3}
+    rng = np.random.default_rng(8)
+    Q = np.stack([np.linalg.qr(rng.standard_normal((2, 2)))[0] for _ in range(2)])
+    g = np.array([[0.6, -0.2], [-0.6, 0.2]])
+    inst = {"spectra": rng.uniform(0.1, 1.0, (2, 2)), "rotations": Q,
+            "noise": np.array([[0.01, 0.01], [0.015, 0.005]]), "gradients": g,
+            "x0": np.array([0.006, -0.008])}
+    model.admissible(c, inst)
+    exact = model.measure(c, inst, "last").value
+    H = np.einsum("nij,nj,nkj->nik", Q, inst["spectra"], Q)
+    m = -np.linalg.solve(H, g[..., None])[..., 0]
+    R = 40000
+    X = np.tile(inst["x0"], (R, 2, 1))
+    for k in range(6):
+        noise = np.sqrt(inst["noise"]) * rng.standard_normal((R, 2, 2))
+        X = X - 0.5 * (np.einsum("nij,rnj->rni", H, X - m) + noise)
+        if (k + 1) % 3 == 0:
+            X[:] = X.mean(axis=1, keepdims=True)
+    xbar = X.mean(axis=1)
+    f = 0.5 * np.einsum("ri,ij,rj->r", xbar, H.mean(axis=0), xbar)
+    half = 3.29 * f.std(ddof=1) / np.sqrt(R)
+    assert abs(f.mean() - exact) <= half
+
+
+def test_local_sgd_drift_comes_from_misaligned_clients(tightfix):
+    # a bound without a heterogeneity term (sgd_any: the rate of SGD on F) holds when the
+    # clients share their Hessian, whatever their gradients at the optimum; it fails by
+    # orders of magnitude once their eigenvectors may differ, the spectra being the same
+    from pflbounds.tightness import Rotation, Spread
+
+    same = {"spectra": np.tile([0.1, 1.0], (2, 1)).tolist()}
+    free = {"gradients": Spread("d", "N", "zeta2"), "x0": Sphere("d", "sqrt(R0)")}
+    search = Search(starts=4, budget=1500)
+    aligned = run_case(SearchCase("tightfix.sgd_any", "printed", "local_sgd_clients",
+                                  fixed=LOCAL_FIXED, free=free, pinned=same,
+                                  search=search)).points[0]
+    assert aligned.verdict == "HOLDS" and aligned.ratio < 0.1
+    turned = run_case(SearchCase("tightfix.sgd_any", "printed", "local_sgd_clients",
+                                 fixed=LOCAL_FIXED, pinned=same, search=search,
+                                 free={**free, "rotations": Rotation("d", count="N")}))
+    p = turned.points[0]
+    assert p.default["ratio"] < 0.1  # the default instance: aligned clients
+    assert p.verdict == "VIOLATED" and p.ratio > 100
+    Q = np.array(p.instance["rotations"])
+    assert abs(abs(float(Q[0, :, 0] @ Q[1, :, 0])) - 1) > 0.1  # eigenvectors not aligned
