@@ -8,12 +8,15 @@ sets; :func:`run_case` finds the admissible instance that maximises measured / b
 lower bound: minimises it) exactly where the worst case decouples, by PEPit's SDP for
 first-order methods on function classes, or by a seeded search (L-BFGS-B on exact
 expectations, uniform draws elsewhere), and returns a JSON record (:class:`SearchRecord`)
-with the worst instance, the ratio, how it was found and what it cost. See docs/tightness.md.
+with the worst instance, the ratio, how it was found and what it cost. A paper declares its
+cases as ``WORST_CASES`` in its ``audit.py`` (:func:`paper_cases`, :func:`run_paper`). See
+docs/tightness.md.
 
 This engine never imports a paper: papers declare their cases in their ``audit.py``.
 """
 
 from pflbounds.tightness.case import MODES, CaseError, Search, SearchCase
+from pflbounds.tightness.declared import format_table, paper_cases, run_paper
 from pflbounds.tightness.engine import case_key, replay, run_case
 from pflbounds.tightness.models import (
     InstanceError,
@@ -36,6 +39,7 @@ from pflbounds.tightness.spaces import Box, Rotation, Simplex, Space, Sphere, Sp
 __all__ = [
     "MODES", "Box", "CacheError", "CaseError", "InstanceError", "Measurement", "Model",
     "NotDecoupled", "PointRecord", "RecordCache", "Rotation", "Search", "SearchCase",
-    "SearchRecord", "Simplex", "Space", "Sphere", "Spread", "Worst", "case_key", "get_model",
-    "models", "register_model", "replay", "run_case", "spectrum",
+    "SearchRecord", "Simplex", "Space", "Sphere", "Spread", "Worst", "case_key",
+    "format_table", "get_model", "models", "paper_cases", "register_model", "replay",
+    "run_case", "run_paper", "spectrum",
 ]

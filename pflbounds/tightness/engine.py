@@ -28,7 +28,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +82,6 @@ def run_case(case: SearchCase, *, cache: RecordCache | str | Path | None = None,
     ``cached`` attribute set). ``mode`` overrides the case's search mode (it is then part
     of the key)."""
     if mode is not None and mode != case.search.mode:
-        from dataclasses import replace
-
         case = replace(case, search=replace(case.search, mode=mode))
     store = RecordCache(cache) if isinstance(cache, (str, Path)) else cache
     try:
@@ -125,11 +123,12 @@ def replay(case: SearchCase, point: PointRecord) -> Measurement:
     consts = {k: float(v) for k, v in point.constants.items()}
     inst = {k: np.asarray(v, dtype=np.float64) for k, v in point.instance.items()}
     measure = case.measure or model.measures[0]
-    model.admissible(consts, inst, seed=point.seed)
-    if model.kind == "sdp":
-        return model.sdp(consts, measure)
-    return model.measure(consts, inst, measure, seed=point.seed,
-                         replicas=case.search.confirm, stream=1)
+    with threadpool_limits(limits=1):
+        model.admissible(consts, inst, seed=point.seed)
+        if model.kind == "sdp":
+            return model.sdp(consts, measure)
+        return model.measure(consts, inst, measure, seed=point.seed,
+                             replicas=case.search.confirm, stream=1)
 
 
 def _sense(case: SearchCase, r: Result) -> str:
