@@ -1,4 +1,5 @@
-"""Checks of Corollary 1 (AFA with oracle weights) and its baselines: P14, P15, erratum #16.
+"""Checks of Corollary 1 (AFA with oracle weights) against AFO and the baselines: P14, P15_beats,
+P15_global and erratum #16.
 
 Every check runs the exact engine on the quadratic family Q (digest §7, Appendix A) and
 measures empirical sample complexities K_eps = min{K : E[F^K] <= eps} by scanning K.
@@ -6,81 +7,37 @@ measures empirical sample complexities K_eps = min{K : E[F^K] <= eps} by scannin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.exact.linear_gaussian import (
     afa_bias_floor,
     afa_expected_excess,
     afo_expected_excess,
 )
-from pflbounds.papers.even2022.checks.common import bound, instance_rng
+from pflbounds.papers.even2022.checks.common import (
+    K_MAX,
+    P14_BASE,
+    cor1_weights,
+    first_hits,
+    grouped_family,
+)
+from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
 from pflbounds.problems.clusters import (
-    cluster_centres,
     global_weights,
     spectral_radius,
     threshold_weights,
 )
 from pflbounds.problems.quadratic import QuadraticFamily
 
-K_MAX = 200_000
 TUNED_STEPS = 2.0 ** -np.arange(0, 13)
 """Steps tried by the "tuned" baselines, as multiples of 1/(2L)."""
 
 
 # ---------------------------------------------------------------------- helpers
-def first_hits(curve: Callable[[np.ndarray], np.ndarray], eps: float,
-               K_max: int = K_MAX, chunk: int = 512) -> np.ndarray:
-    """Smallest K in 0..K_max with curve(K) <= eps, for every column of ``curve(ks)``
-    (shape (len(ks),) or (len(ks), A)); inf where no K qualifies. Scans in chunks of
-    doubling length, so a K_eps of a few thousand costs a few thousand evaluations."""
-    found: np.ndarray | None = None
-    start = 0
-    while start <= K_max:
-        ks = np.arange(start, min(start + chunk, K_max + 1))
-        vals = np.asarray(curve(ks), dtype=float).reshape(ks.size, -1)
-        if found is None:
-            found = np.full(vals.shape[1], np.inf)
-        hit = vals <= eps
-        new = np.isinf(found) & hit.any(axis=0)
-        found[new] = ks[hit.argmax(axis=0)[new]]
-        if np.isfinite(found).all():
-            break
-        start += chunk
-        chunk *= 2
-    assert found is not None
-    return found
-
-
-def _family(p: Mapping[str, Any]) -> tuple[QuadraticFamily, np.ndarray, np.ndarray]:
-    """Groups of the given sizes around centres at pairwise distance ``sep`` (equidistant from
-    the origin), members displaced by ``spread`` * N(0, I); H = diag(geomspace(1, kappa, d)),
-    so mu = 1 and L = kappa; isotropic noise s_c = sigma2/d; x0 = x0 * 1/sqrt(d)."""
-    rng = instance_rng(p)
-    sizes = tuple(int(s) for s in p["sizes"])
-    d = int(p["d"])
-    labels = np.repeat(np.arange(len(sizes)), sizes)
-    centres = cluster_centres(len(sizes), d, p["sep"], rng)
-    m = centres[labels] + p.get("spread", 0.0) * rng.standard_normal((labels.size, d))
-    h = np.geomspace(1.0, p["kappa"], d)
-    fam = QuadraticFamily(h=h, m=m, s=np.full(d, p["sigma2"] / d))
-    x0 = np.full(d, p.get("x0", 0.0) / np.sqrt(d))
-    return fam, labels, x0
-
-
-def cor1_weights(b2_over_mu: np.ndarray, eps: float) -> np.ndarray:
-    """Corollary 1 weights lambda_ij = 1{b_ij^2/mu < eps} / #{l : b_il^2/mu <= eps}.
-
-    The strict numerator and the non-strict count differ only on ties b_ij^2 = mu eps, where
-    the rows would not sum to 1 (digest §8 #2): ties are refused."""
-    if np.any(np.isclose(b2_over_mu, eps, rtol=1e-12, atol=0.0)):
-        raise ValueError("a squared bias sits on the Corollary 1 threshold mu*eps")
-    return threshold_weights(b2_over_mu, eps, strict=True)
-
-
 def cor1_step(fam: QuadraticFamily, lam: np.ndarray, eps: float, share: float = 4.0) -> float:
     """eta = min(1/(2L), eps mu N/(share L sigma^2 sum lambda^2)): share = 4 is the corrected
     Corollary 1 step (digest §4.10), share = 2 the step of Lemma 6 mapped to AFA (printed)."""
@@ -101,7 +58,7 @@ def _afa_keps(fam: QuadraticFamily, lam: np.ndarray, eta: float, x0: np.ndarray,
 
 
 def _cor1_setup(p: Mapping[str, Any]):
-    fam, labels, x0 = _family(p)
+    fam, labels, x0 = grouped_family(p)
     eps = float(p["eps"])
     lam = cor1_weights(fam.bias_matrix() ** 2 / fam.mu, eps)
     rho = float(spectral_radius(lam @ lam.T))
@@ -129,57 +86,16 @@ def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
             "afo_per_agent": k_afo}
 
 
-def simulate_p14_theory(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P14 as the paper states it (Section 5): K_eps of Corollary 1 (printed) is at most the
-    mean over agents of the AFO sample complexities K_eps(i) (Theorem 2, explicit), each
-    with its own neighbour count, on a grid of eps."""
-    fam, _, x0 = _family(p)
-    b2 = fam.bias_matrix() ** 2
-    Delta0 = fam.excess(np.broadcast_to(x0, (fam.N, fam.d)))
-    F0 = float(Delta0.mean())
-    eps = np.geomspace(p["eps_lo"], p["eps_hi"], 30)
-    eps = eps[~np.any(np.isclose(b2[None] / fam.mu, eps[:, None, None], rtol=1e-9), axis=(1, 2))]
-    cor1 = np.empty(eps.size)
-    afo_mean = np.empty(eps.size)
-    for n, e in enumerate(eps):
-        lam = cor1_weights(b2 / fam.mu, e)
-        cor1[n] = bound("even2022.corollary1", "printed", L=fam.L, mu=fam.mu,
-                        sigma2=fam.sigma2, eps=e, invN_mean=float((lam**2).sum()) / fam.N,
-                        F0=F0)
-        n_i = (b2 <= fam.mu * e / 2).sum(axis=1).astype(float)
-        afo_mean[n] = float(np.mean(bound("even2022.theorem2_part2", "explicit", mu=fam.mu,
-                                          L=fam.L, sigma2=fam.sigma2, eps=e, Neps=n_i,
-                                          Delta0=Delta0)))
-    return {"ks": eps, "mean": cor1, "bound": afo_mean}
-
-
 def simulate_p14_cor1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P14: K_eps of AFA (Corollary 1 weights, corrected step) against the corrected
     Corollary 1 sample complexity evaluated through the catalog."""
     fam, _, x0, eps, lam, rho = _cor1_setup(p)
     k_afa = _afa_keps(fam, lam, cor1_step(fam, lam, eps), x0, eps)
     F0 = float(fam.excess(np.broadcast_to(x0, (fam.N, fam.d))).mean())
-    ub = bound("even2022.corollary1", "corrected", L=fam.L, mu=fam.mu, sigma2=fam.sigma2,
+    ub = bound(COROLLARY1, "corrected", L=fam.L, mu=fam.mu, sigma2=fam.sigma2,
                eps=eps, invN_mean=float((lam**2).sum()) / fam.N, F0=F0, rho_W=min(rho, 1.0))
     return {"ks": np.array([eps]), "mean": np.array([k_afa]), "bound": np.atleast_1d(ub),
             "F0": np.asarray(F0)}
-
-
-# ---------------------------------------------------------------------- P15
-def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P15: the single global model W = 1 1^T/N (sigma = 0) tends to (1/N) sum_i
-    (f_i(x_bar) - f_i^*) with x_bar = mean of the m_j, by the exact recursion at a large K
-    and by the closed-form projection floor."""
-    fam, _, x0 = _family(p)
-    if fam.sigma2 != 0:
-        raise ValueError("P15 compares noise-free limits: use sigma2 = 0")
-    G = global_weights(fam.N)
-    F_K = float(afa_expected_excess(fam, G @ G.T, 0.5 / fam.L, x0, [int(p["K"])]).mean())
-    floor = float(afa_bias_floor(fam, G))
-    target = float(fam.cross_excess(fam.m.mean(axis=0)).mean())
-    res = max(abs(F_K - target), abs(floor - target)) / target
-    return {"residual": np.asarray(res), "target": np.asarray(target),
-            "F_K": np.asarray(F_K), "floor": np.asarray(floor)}
 
 
 def _keps_for(fam: QuadraticFamily, lam: np.ndarray, x0: np.ndarray, eps: float,
@@ -274,13 +190,13 @@ def simulate_e16(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     F0 = float(fam.excess(np.broadcast_to(x0, (fam.N, fam.d))).mean())
     rho = float(spectral_radius(lam @ lam.T))
     kw = dict(L=fam.L, mu=fam.mu, sigma2=fam.sigma2, eps=eps, invN_mean=inv_n, F0=F0)
-    k_p = float(bound("even2022.corollary1", "printed", **kw))
+    k_p = float(bound(COROLLARY1, "printed", **kw))
     k_int = int(np.floor(k_p))
     if k_int < 1:
         raise ValueError(f"printed K_eps = {k_p} < 1")
     f_p = afa_expected_excess(fam, lam @ lam.T, cor1_step(fam, lam, eps, share=2.0), x0,
                               np.arange(1, k_int + 1)).mean(axis=1).min()
-    k_c = float(bound("even2022.corollary1", "corrected", rho_W=min(rho, 1.0), **kw))
+    k_c = float(bound(COROLLARY1, "corrected", rho_W=min(rho, 1.0), **kw))
     f_c = afa_expected_excess(fam, lam @ lam.T, cor1_step(fam, lam, eps), x0,
                               [int(k_c)]).mean()
     return {"ks": np.array([float(k_int), k_c]), "mean": np.array([f_p, f_c]),
@@ -289,7 +205,7 @@ def simulate_e16(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
 
 
 # ---------------------------------------------------------------------- grids
-_P14 = {"sizes": [2, 4, 8], "d": 3, "sep": 4.0, "x0": 0.0}
+_P14 = P14_BASE
 P14_GRID = tuple(
     dict(_P14, instance=500 + i, kappa=k, sigma2=s2, eps=e)
     for i, (k, s2, e) in enumerate(
@@ -298,11 +214,6 @@ P14_GRID = tuple(
 ) + tuple(dict(_P14, instance=i, kappa=10.0, sigma2=1.0, eps=0.05) for i in (508, 509))
 P14_QUICK = (dict(_P14, instance=500, kappa=1.0, sigma2=1.0, eps=0.1),
              dict(_P14, instance=504, kappa=4.0, sigma2=1.0, eps=0.1))
-
-_P15 = {"sizes": [3, 3, 3], "d": 3, "sep": 4.0, "sigma2": 0.0, "K": 10**6}
-P15_GRID = (dict(_P15, instance=520, kappa=1.0, x0=0.0),
-            dict(_P15, instance=521, kappa=10.0, x0=3.0, spread=0.3),
-            dict(_P15, instance=522, kappa=4.0, x0=1.0, spread=0.1, sizes=[2, 4, 8]))
 
 _BEATS = {"sizes": [3, 3, 3], "d": 3, "sep": 4.0, "spread": 0.02, "x0": 10.0}
 P15_BEATS_GRID = tuple(
@@ -335,7 +246,7 @@ CHECKS = [
     Check(
         "even2022.P14", "AFA K_eps within twice the mean AFO K_eps (clusters, rho(W) = 1)",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14, grid=P14_GRID,
-        quick_grid=P14_QUICK, engine="exact", result_id="even2022.corollary1",
+        quick_grid=P14_QUICK, engine="exact", result_id=COROLLARY1.id,
         form="printed",
         xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="Clusters of sizes 2, 4, 8 with centres 4 apart (b^2/mu >= 16 >> eps), "
@@ -347,40 +258,18 @@ CHECKS = [
                     "corrected Corollary 1 step, which spends eps/4, the ratio is itself about 2 "
                     "and the band is used up by the budgets alone.)"),
     Check(
-        "even2022.P14_theory", "Corollary 1 complexity below the mean AFO complexity",
-        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14_theory,
-        grid=tuple(dict(_P14, instance=540 + i, kappa=k, sigma2=s2, eps_lo=1e-3, eps_hi=1.0,
-                        x0=3.0, spread=0.2)
-                   for i, (k, s2) in enumerate((k, s2) for k in (1.0, 10.0) for s2 in (1.0, 10.0))),
-        quick_grid=(dict(_P14, instance=540, kappa=1.0, sigma2=1.0, eps_lo=1e-3, eps_hi=1.0,
-                         x0=3.0, spread=0.2),),
-        engine="symbolic", result_id="even2022.corollary1_remark", form="printed",
-        xlabel="eps", ylabel="oracle calls",
-        description="The paper's remark after Corollary 1, K_eps <= (1/N) sum_i K_eps(i), "
-                    "with Corollary 1 as printed and K_eps(i) from Theorem 2 (explicit), for "
-                    "groups of agents with spread-out optima, across eps from 1e-3 to 1."),
-    Check(
         "even2022.P14_cor1", "AFA K_eps below the corrected Corollary 1 complexity",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14_cor1, grid=P14_GRID,
-        quick_grid=P14_QUICK, engine="exact", result_id="even2022.corollary1",
+        quick_grid=P14_QUICK, engine="exact", result_id=COROLLARY1.id,
         form="corrected",
         xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="Same instances and AFA runs as P14; bound: ceil(max(2 kappa, 4 kappa "
                     "sigma^2 (1/N) sum_i 1/N_i/(mu eps)) ln(4 F^0/eps)) from the catalog."),
     Check(
-        "even2022.P15", "Single global model: limit error = (1/N) sum_i (f_i(x_bar) - f_i^*)",
-        CheckKind.IDENTITY, Verdict.HOLDS, simulate_p15, grid=P15_GRID,
-        quick_grid=P15_GRID[1:2], engine="exact", tolerance=1e-9,
-        result_id="even2022.lemma5", form="printed",
-        description="W = 1 1^T/N, sigma = 0, eta = 1/(2L): exact E[F^K] at K = 10^6 and the "
-                    "closed-form projection floor, each against (1/N) sum_i (f_i(x_bar) - "
-                    "f_i^*) with x_bar = mean of the m_j (shared H); largest relative gap. "
-                    "This is f^Lambda(y^Lambda) - f_bar(x^*) of Lemma 5 for Lambda = 1 1^T/N."),
-    Check(
         "even2022.P15_beats", "Corollary 1 weights beat W = I and W = 1 1^T/N below the "
                               "global bias floor",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p15_beats, grid=P15_BEATS_GRID,
-        quick_grid=P15_BEATS_QUICK, engine="exact", result_id="even2022.corollary1",
+        quick_grid=P15_BEATS_QUICK, engine="exact", result_id=COROLLARY1.id,
         form="corrected",
         xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="Three groups (or sizes 2, 4, 8) with within-group b^2/mu <= 0.04 and "
@@ -395,7 +284,7 @@ CHECKS = [
         "even2022.P15_global", "Above its bias floor the global model can beat Corollary 1 "
                                "weights",
         CheckKind.BOUND_HOLDS, Verdict.VIOLATED, simulate_p15_beats, grid=P15_GLOBAL_GRID,
-        quick_grid=P15_GLOBAL_GRID[2:4], engine="exact", result_id="even2022.corollary1",
+        quick_grid=P15_GLOBAL_GRID[2:4], engine="exact", result_id=COROLLARY1.id,
         form="corrected",
         xlabel="eps (target accuracy)", ylabel="K_eps (oracle calls)",
         description="P15 says Corollary 1 weights beat both baselines for every eps between "
@@ -408,7 +297,7 @@ CHECKS = [
     Check(
         "even2022.E16", "Erratum: Corollary 1 constants as printed", CheckKind.ERRATUM,
         Verdict.CONFIRMED, simulate_e16, grid=E16_GRID, quick_grid=E16_GRID[:1],
-        engine="exact", result_id="even2022.corollary1", form="printed",
+        engine="exact", result_id=COROLLARY1.id, form="printed",
         xlabel="K (oracle calls: the printed and the corrected count)",
         ylabel="E[F^K] (bound: eps at its count)",
         description="Printed: some integer K <= 2 max(kappa sigma^2 (1/N) sum 1/N_i/(eps mu), "

@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.exact.linear_gaussian import afa_expected_excess, afo_expected_excess
-from pflbounds.papers.even2022.checks.common import bound, first_below, instance_rng
+from pflbounds.papers.even2022.checks.common import first_below, instance_rng
+from pflbounds.papers.even2022.theory.afo import THEOREM2_PART2
+from pflbounds.papers.even2022.theory.lower_bound import THEOREM1
 from pflbounds.problems.clusters import cluster_weights
 from pflbounds.problems.hard_instance import HardInstanceA
 from pflbounds.reporting.figure_specs import Plot
@@ -54,7 +56,7 @@ def simulate_p6(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
         lambda eta: afa_expected_excess(fam, afa_lam @ afa_lam.T, eta, x0, ks)[:, 0],
     ]
     measured = np.array([_best_keps(m, eps, ks) for m in methods])
-    k_lb = bound("even2022.theorem1", "explicit", d=p["d"], eps=eps, N_eff=inst.N_eff)
+    k_lb = bound(THEOREM1, "explicit", d=p["d"], eps=eps, N_eff=inst.N_eff)
     return {"ks": np.arange(3.0), "mean": measured, "bound": np.full(3, float(k_lb)),
             "eps": np.asarray(eps), "N_eff": np.asarray(float(inst.N_eff))}
 
@@ -63,9 +65,9 @@ def simulate_p6_theory(p: Mapping[str, Any], R: int, seed: np.random.SeedSequenc
     """P6 (theory): the explicit AFO upper bound never crosses below K_LB on a grid of eps."""
     eps = np.geomspace(1e-7, 1.0 / (576 * p["d"]), 25)
     n = p["N_eff"]
-    ub = bound("even2022.theorem2_part2", "explicit", mu=1.0, L=1.0, sigma2=p["sigma2"],
+    ub = bound(THEOREM2_PART2, "explicit", mu=1.0, L=1.0, sigma2=p["sigma2"],
                eps=eps, Neps=n, Delta0=p["Delta0"])
-    lb = bound("even2022.theorem1", "explicit", d=p["d"], eps=eps, N_eff=n)
+    lb = bound(THEOREM1, "explicit", d=p["d"], eps=eps, N_eff=n)
     return {"ks": eps, "mean": ub, "bound": lb}
 
 
@@ -77,7 +79,7 @@ CHECKS = [
         CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p6,
         grid=tuple(dict(_P6, instance=500 + n0, n0=n0) for n0 in (1, 2, 4, 8)),
         quick_grid=(dict(_P6, instance=502, n0=2, K_max=60000),),
-        engine="exact", result_id="even2022.theorem1", form="explicit",
+        engine="exact", result_id=THEOREM1.id, form="explicit",
         plot=Plot("dots", categories=METHODS, xlabel="method",
                   ylabel="K_eps (oracle calls)"),
         description="Instance A (digest §5.3) with n0 agents identical to agent 0 and four far "
@@ -90,7 +92,7 @@ CHECKS = [
         grid=tuple({"d": d, "N_eff": n, "sigma2": 0.5, "Delta0": 0.1}
                    for d in (16, 64) for n in (1, 4, 32)),
         quick_grid=({"d": 16, "N_eff": 4, "sigma2": 0.5, "Delta0": 0.1},),
-        engine="symbolic", result_id="even2022.theorem1", form="explicit",
+        engine="symbolic", result_id=THEOREM1.id, form="explicit",
         xlabel='eps', ylabel='oracle calls (AFO explicit bound vs K_LB)',
         description="Theorem 2 part 2 (explicit) against Theorem 1 (explicit) for eps down to "
                     "1e-7: the two must never cross."),

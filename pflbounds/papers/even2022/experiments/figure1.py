@@ -43,6 +43,8 @@ from scipy.sparse.linalg import aslinearoperator
 from pflbounds.algorithms.collaborative import run_afa, run_global_model, run_local_sgd
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.even2022.checks.common import instance_rng
+from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
+from pflbounds.papers.even2022.theory.estimated import THEOREM4
 from pflbounds.problems.clusters import threshold_weights
 from pflbounds.problems.regression import LinearRegressionFamily
 from pflbounds.reporting.figure_specs import figure, series
@@ -288,7 +290,7 @@ CHECKS = [
     Check(
         "even2022.A1", "Figure 1: estimated distances beat no collaboration, not the oracle",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_between, grid=FULL, quick_grid=QUICK,
-        engine="mc", replicas=12, block_size=12, result_id="even2022.theorem4",
+        engine="mc", replicas=12, block_size=12, result_id=THEOREM4.id,
         form="corrected", plot=figure1_plot,
         xlabel="samples used (N K)", ylabel="F^K_A / F^K_B",
         description="Appendix A says rough estimates of the pairwise distances are 'quite "
@@ -304,7 +306,7 @@ CHECKS = [
                                        "weights after K = 10",
         CheckKind.BOUND_HOLDS, Verdict.VIOLATED, simulate_personalisation, grid=FULL,
         quick_grid=QUICK, engine="mc", replicas=12, block_size=12,
-        result_id="even2022.corollary1", form="printed", plot=figure1_plot,
+        result_id=COROLLARY1.id, form="printed", plot=figure1_plot,
         xlabel="samples used (N K)", ylabel="F^K_oracle / F^K_global",
         description="Claim tested: AFA with Corollary 1 weights ends below the single model, "
                     "E[F_oracle/F_global] <= 1 "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.paper import cond, form, result
+from pflbounds.papers.even2022.paper import AFO, cond, form, result
 from pflbounds.papers.even2022.symbols import (
     A6,
     B,
@@ -43,6 +43,7 @@ LEMMA3 = result(
     source="App. C", quantity_typst="EE[F(y^(k+1)) - F(y^*)]",
     unchecked=("a proof step, not checked on its own. The one-step descent of Theorem 2's proof; "
                "checks P1 and P2 test Theorem 2."),
+    methods=AFO,
 )
 
 LEMMA4 = result(
@@ -53,6 +54,7 @@ LEMMA4 = result(
     derivations=(inputs.B_ENTRIES,), quantity_typst="f_i (x_j^*) - f_i (x_i^*)",
     unchecked=("a proof step, not checked on its own. It gives the bias b_ij^2/(2 mu) of the "
                "bounds that checks P1 and P8 test."),
+    methods=AFO,
 )
 
 EQ6 = result(
@@ -64,6 +66,7 @@ EQ6 = result(
     derivations=AFO_WEIGHTS, quantity_typst="eta_i",
     unchecked=("a step-size rule, run by its theorem's checks. Checks P2, P3 and E6 run AFO with "
                "this step, evaluated from this encoding."),
+    methods=AFO,
 )
 
 _QTY = "E[f_i(x_i^K) - f_i(x_i^*)]"
@@ -94,6 +97,7 @@ THEOREM2 = result(
     hypotheses=("even2022.A1", "even2022.A2", "even2022.A3"), equations=("2", "6"),
     source="Section 4, App. C", errata=(ERRATA["erratum6"],), derivations=AFO_WEIGHTS,
     quantity_typst=_QTY_T,
+    methods=AFO,
 )
 
 THEOREM2_PART2 = result(
@@ -115,4 +119,5 @@ THEOREM2_PART2 = result(
     source="Section 4",
     derivations=(inputs.neps_derivation("Neps", 0.5, "N_i^eps = #{j : b_ij^2 <= mu eps/2}"),),
     quantity_typst="K_i (epsilon)",
+    methods=AFO,
 )

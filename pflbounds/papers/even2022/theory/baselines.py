@@ -14,7 +14,7 @@ from typing import Any
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.paper import P, cond, form, result
+from pflbounds.papers.even2022.paper import GLOBAL_MODEL, INTERPOLATED, SGD, cond, form, result
 from pflbounds.papers.even2022.symbols import (
     F0,
     K,
@@ -61,6 +61,7 @@ BASELINE_LOCAL = result(
     ],
     hypotheses=("even2022.A1", "even2022.A2"), source="Section 5, App. A",
     quantity_typst="EE[F^K]",
+    methods=SGD,
 )
 
 BASELINE_GLOBAL = result(
@@ -76,6 +77,7 @@ BASELINE_GLOBAL = result(
     hypotheses=("even2022.A2", "even2022.A3"), source="Section 5",
     errata=(ERRATA["erratum24"],), derivations=B_SUMS,
     quantity_typst="f^Lambda (y^Lambda) - overline(f)(x^*)",
+    methods=GLOBAL_MODEL,
 )
 
 BASELINE_PERSONALISED = result(
@@ -98,10 +100,5 @@ BASELINE_PERSONALISED = result(
     quantity_typst="f^Lambda (y^Lambda) - overline(f)(x^*)",
     unchecked=("tested inside another result's check. Check E24 (named for the single-model "
                "baseline) evaluates both forms at its personalisation points."),
+    methods=INTERPOLATED,
 )
-
-P.algorithms({
-    "baseline_local": ("pflbounds.algorithms.collaborative.run_local_sgd",),
-    "baseline_global": ("pflbounds.algorithms.collaborative.run_global_model",),
-    "baseline_personalised": ("pflbounds.algorithms.collaborative.run_interpolated",),
-})

@@ -12,8 +12,7 @@ import sympy as sp
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.estimated import THEOREM4_TAIL, U_COND
-from pflbounds.papers.even2022.paper import P, cond, form, result
+from pflbounds.papers.even2022.paper import ESTIMATED_WEIGHTS, GAUSSIAN_MEANS, cond, form, result
 from pflbounds.papers.even2022.symbols import (
     C,
     D_star,
@@ -29,6 +28,7 @@ from pflbounds.papers.even2022.symbols import (
     t_dev,
     u,
 )
+from pflbounds.papers.even2022.theory.estimated import THEOREM4_TAIL, U_COND
 from pflbounds.symbolic.result import Kind
 from pflbounds.symbolic.unevaluated import Ge, exp
 
@@ -49,7 +49,9 @@ HSU_KAKADE_ZHANG = result(
              "with Tr(Sigma^2) = ||Sigma||_F^2."),
     ],
     hypotheses=("even2022.A4",), source="App. E (first display), [28] Theorem 1",
-    errata=(ERRATA["hkz_threshold"],), quantity_typst="q_(1 - e^(-t)) (norm(xi)^2)",
+    errata=(ERRATA["erratum20_hkz"],), quantity_typst="q_(1 - e^(-t)) (norm(xi)^2)",
+    no_method=("a concentration inequality for sub-Gaussian vectors, used in the "
+               "proof of Theorem 4: it is about no method"),
 )
 
 HKZ_NORM_TAIL = result(
@@ -65,6 +67,8 @@ HKZ_NORM_TAIL = result(
                      "= nu^2 d_eff"),),
     hypotheses=("even2022.A4",), source="App. E (second display)",
     quantity_typst="PP(norm(xi)^2 >= 4 u)",
+    no_method=("a concentration inequality for sub-Gaussian vectors, used in the "
+               "proof of Theorem 4: it is about no method"),
 )
 
 THEOREM4_RECOVERY = result(
@@ -78,6 +82,7 @@ THEOREM4_RECOVERY = result(
           "(the paper's factor 2 is slack).")],
     relation=">=", conditions=(U_COND,), hypotheses=("even2022.A4", "even2022.A5"),
     source="App. E", quantity_typst="PP(forall i in cal(C)_m: norm(hat(mu)_i - mu_m)^2 <= u)",
+    methods=GAUSSIAN_MEANS,
 )
 
 TAIL_BOUND = THEOREM4_TAIL.form("printed").expr
@@ -104,10 +109,5 @@ THEOREM4_BIAS = result(
     conditions=(U_COND,), hypotheses=("even2022.A4", "even2022.A5"), source="App. E",
     errata=(ERRATA["erratum18"],), derivations=(inputs.B_MAX, inputs.N_FROM_B),
     quantity_typst="EE[sum_(i j) hat(lambda)_(i j) b_(i j)^2]",
+    methods=(*GAUSSIAN_MEANS, *ESTIMATED_WEIGHTS),
 )
-
-P.algorithms({
-    "theorem4_recovery": ("pflbounds.problems.gaussian_means.GaussianMeans",),
-    "theorem4_bias": ("pflbounds.problems.gaussian_means.GaussianMeans",
-                      "pflbounds.problems.gaussian_means.estimated_weights"),
-})

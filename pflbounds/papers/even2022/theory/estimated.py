@@ -6,7 +6,7 @@ import sympy as sp
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.paper import cond, form, result
+from pflbounds.papers.even2022.paper import ESTIMATED, cond, form, result
 from pflbounds.papers.even2022.symbols import (
     F0,
     C,
@@ -59,6 +59,7 @@ THEOREM4 = result(
     hypotheses=("even2022.A1", "even2022.A2", "even2022.A3", "even2022.A4", "even2022.A5"),
     source="Section 6, App. E", errata=(ERRATA["erratum17"], ERRATA["erratum20"]),
     derivations=(inputs.B_MAX,), quantity_typst="EE[F^K]",
+    methods=ESTIMATED,
 )
 
 THEOREM4_TAIL = result(
@@ -70,6 +71,7 @@ THEOREM4_TAIL = result(
           "the Hsu-Kakade-Zhang tail.")],
     conditions=(U_COND,), hypotheses=("even2022.A4", "even2022.A5"), source="App. E",
     quantity_typst="PP(hat(b)_(i j)^2 <= u)",
+    methods=ESTIMATED,
 )
 
 THEOREM4_VARIANCE = result(
@@ -81,6 +83,7 @@ THEOREM4_VARIANCE = result(
           "As in the proof (the statement drops the factor 2).")],
     conditions=(U_COND,), hypotheses=("even2022.A4", "even2022.A5"), source="App. E",
     quantity_typst="1/N EE[sum_(i j) hat(lambda)_(i j)^2]",
+    methods=ESTIMATED,
 )
 
 COROLLARY2 = result(
@@ -115,4 +118,5 @@ COROLLARY2 = result(
     part_typst={"S": "S", "C": "C", "KC": "K C", "K": "K"},
     unchecked=("orders of magnitude only (no constants). No check runs AFA at the corrected S; "
                "check C2 tests the agents count of its discussion."),
+    methods=ESTIMATED,
 )

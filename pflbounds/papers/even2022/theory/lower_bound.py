@@ -6,7 +6,7 @@ import sympy as sp
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.paper import cond, form, result
+from pflbounds.papers.even2022.paper import HARD_INSTANCE, cond, form, result
 from pflbounds.papers.even2022.symbols import (
     C1,
     I1,
@@ -34,6 +34,7 @@ LEMMA1 = result(
     quantity_typst="\"threshold\"",
     unchecked=("a proof step, not checked on its own. A packing lemma of Theorem 1's proof; check "
                "P6 tests Theorem 1."),
+    methods=HARD_INSTANCE,
 )
 
 LEMMA2 = result(
@@ -46,6 +47,7 @@ LEMMA2 = result(
     quantity_typst="\"accuracy threshold\"",
     unchecked=("a proof step, not checked on its own. A reduction to testing in Theorem 1's proof;"
                " check P6 tests Theorem 1."),
+    methods=HARD_INSTANCE,
 )
 
 EQ4 = result(
@@ -57,6 +59,7 @@ EQ4 = result(
     quantity_typst="PP(hat(alpha) != alpha)",
     unchecked=("a standard fact, not checked. Fano's inequality; check P6 tests the lower bound it"
                " leads to."),
+    methods=HARD_INSTANCE,
 )
 
 EQ5 = result(
@@ -68,6 +71,7 @@ EQ5 = result(
     quantity_typst="K_epsilon",
     unchecked=("a proof step, not checked on its own. Fano's inequality solved for K; check P6 "
                "tests Theorem 1's explicit form, which instantiates it."),
+    methods=HARD_INSTANCE,
 )
 
 THEOREM1 = result(
@@ -97,7 +101,7 @@ THEOREM1 = result(
              "(threshold 36, not 4), see the erratum on Theorem 1's normalisation."),
     ],
     relation=">=", source="Section 3, App. B", hypotheses=("even2022.D",),
-    errata=(ERRATA["thm1_normalisation"],),
+    errata=(ERRATA["erratum4"],),
     example={"Neps": 2, "N_eff": 2, "d": 20, "eps": 5e-5, "mu": 1, "r": 1, "sigma2": 1},
     derivations=(
         inputs.neps_derivation("Neps", 4.0, "N_i^eps = #{j : b_ij^2 <= 4 mu eps}",
@@ -108,4 +112,5 @@ THEOREM1 = result(
                                forms=("explicit",), with_mu=False, strict=True),
     ),
     quantity_typst="K_i^epsilon",
+    methods=HARD_INSTANCE,
 )

@@ -10,7 +10,7 @@ import numpy as np
 
 from pflbounds.papers.even2022 import inputs
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.paper import P, form, result
+from pflbounds.papers.even2022.paper import AFA, AFO, ESTIMATED, form, result
 from pflbounds.papers.even2022.symbols import (
     K,
     M,
@@ -48,6 +48,7 @@ COROLLARY1_REMARK = result(
     derivations=(Derivation("invN_afo_mean", ("b",), d_invN_afo_mean,
                             "(1/N) sum_i 1/#{j: b_ij^2 <= mu eps/2}", uses=("mu", "eps")),),
     quantity_typst="K_epsilon",
+    methods=(AFA[0], *AFO),
 )
 
 COROLLARY2_AGENTS = result(
@@ -67,10 +68,5 @@ COROLLARY2_AGENTS = result(
     relation=">=", hypotheses=("even2022.A1", "even2022.A2", "even2022.A3", "even2022.A4",
                                "even2022.A5"),
     source="Section 6", errata=(ERRATA["erratum23_agents"],), quantity_typst="N",
+    methods=ESTIMATED[:1],
 )
-
-P.algorithms({
-    "corollary1_remark": ("pflbounds.algorithms.collaborative.run_afa",
-                          "pflbounds.algorithms.collaborative.run_afo"),
-    "corollary2_agents": ("pflbounds.algorithms.collaborative.run_afa_estimated",),
-})
