@@ -32,6 +32,7 @@ _ROW_FIELDS = ("method", "algorithm", "result", "form", "relation", "hidden_cons
 class ComplexityRow:
     """One method of a complexity table.
 
+    ``algorithm``: the short name ``--algorithm`` selects (None: the paper names none);
     ``counts``: the row's numbers by column key (a number, an array for a per-agent count, or
     None when not computed); ``error``: why the row has no number; ``missing``: the inputs it
     lacks; ``guaranteed``: False for a form not to be relied on (a printed form with a known
@@ -40,7 +41,7 @@ class ComplexityRow:
     """
 
     method: str
-    algorithm: str
+    algorithm: str | None
     result: str
     form: str
     relation: str | None = None
@@ -54,8 +55,10 @@ class ComplexityRow:
 
     def to_dict(self) -> dict[str, Any]:
         """The row as the JSON output gives it (see the class docstring)."""
-        out: dict[str, Any] = {"method": self.method, "algorithm": self.algorithm,
-                               "result": self.result, "form": self.form}
+        out: dict[str, Any] = {"method": self.method}
+        if self.algorithm is not None:
+            out["algorithm"] = self.algorithm
+        out.update(result=self.result, form=self.form)
         if self.relation is not None:
             out["relation"] = self.relation
         out.update(self.counts)
@@ -77,6 +80,7 @@ class ComplexityRow:
         are counts; keys that are not row fields go to ``extra``)."""
         cols = set(columns)
         kw: dict[str, Any] = {k: row[k] for k in _ROW_FIELDS if k in row}
+        kw.setdefault("algorithm", None)
         if "missing" in kw:
             kw["missing"] = tuple(kw["missing"])
         return cls(**kw, counts={k: v for k, v in row.items() if k in cols},

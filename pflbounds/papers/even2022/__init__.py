@@ -17,9 +17,9 @@ P.register(
 )
 
 MANIFEST = Manifest(
-    theory=("afa", "corollary1", "sgd", "afo", "baselines", "estimated", "concentration",
+    theory=("afa", "oracle_weights", "sgd", "afo", "baselines", "estimated", "concentration",
             "lower_bound", "speedup"),
-    checks=("afa", "corollary1", "sgd", "afo", "baselines", "estimated", "concentration",
+    checks=("afa", "oracle_weights", "sgd", "afo", "baselines", "estimated", "concentration",
             "lower_bound", "speedup"),
     experiments=("figure1",),
     instances=True,

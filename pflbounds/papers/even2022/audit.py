@@ -20,9 +20,9 @@ from pflbounds.papers.even2022.theory.baselines import (
     BASELINE_PERSONALISED,
 )
 from pflbounds.papers.even2022.theory.concentration import HSU_KAKADE_ZHANG, THEOREM4_BIAS
-from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
 from pflbounds.papers.even2022.theory.estimated import THEOREM4, THEOREM4_TAIL, THEOREM4_VARIANCE
 from pflbounds.papers.even2022.theory.lower_bound import THEOREM1
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
 from pflbounds.papers.even2022.theory.sgd import LEMMA6_EPS
 
 TIGHTNESS = [

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from pflbounds.papers.even2022.theory.afo import THEOREM2_PART2
-from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
 from pflbounds.papers.even2022.theory.lower_bound import THEOREM1
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
 from pflbounds.papers.even2022.theory.sgd import LEMMA6_EPS
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.complexity import (

@@ -27,7 +27,7 @@ from pflbounds.papers.even2022.checks.common import (
     rng_of,
 )
 from pflbounds.papers.even2022.theory.afo import THEOREM2_PART2
-from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
 from pflbounds.papers.even2022.theory.speedup import COROLLARY1_REMARK, COROLLARY2_AGENTS
 from pflbounds.problems.gaussian_means import GaussianMeans
 

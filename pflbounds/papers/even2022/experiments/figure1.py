@@ -43,8 +43,8 @@ from scipy.sparse.linalg import aslinearoperator
 from pflbounds.algorithms.collaborative import run_afa, run_global_model, run_local_sgd
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.papers.even2022.checks.common import instance_rng
-from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
 from pflbounds.papers.even2022.theory.estimated import THEOREM4
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
 from pflbounds.problems.clusters import threshold_weights
 from pflbounds.problems.regression import LinearRegressionFamily
 from pflbounds.reporting.figure_specs import figure, series

@@ -25,7 +25,7 @@ from pflbounds.papers.even2022.checks.common import (
     first_hits,
     grouped_family,
 )
-from pflbounds.papers.even2022.theory.corollary1 import COROLLARY1
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
 from pflbounds.problems.clusters import (
     global_weights,
     spectral_radius,
