@@ -32,15 +32,13 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 REQUIRED_MODULES = ("paper", "symbols", "assumptions", "errata")
 """Top-level modules every paper has (besides ``__init__``)."""
 OPTIONAL_MODULES = ("inputs", "instances", "complexity", "audit")
 """Top-level modules a paper may have; all but ``inputs`` are declared in the manifest."""
-PACKAGES = ("theory", "checks", "experiments")
-"""The paper's subpackages: ``theory`` and ``checks`` always, ``experiments`` when declared."""
 SHARED_CHECK_MODULE = "common"
 """``checks/common.py``: check code shared by several topics; it declares no CHECKS."""
 
@@ -106,14 +104,6 @@ class Manifest:
         """The submodules whose ``CHECKS`` the registry registers."""
         return (*(f"checks.{t}" for t in self.checks),
                 *(f"experiments.{e}" for e in self.experiments))
-
-    def top_level_modules(self) -> tuple[str, ...]:
-        """The top-level modules this manifest says the folder holds (``inputs`` aside)."""
-        return (*REQUIRED_MODULES,
-                *(m for m in ("instances", "complexity", "audit") if getattr(self, m)))
-
-    def as_dict(self) -> dict[str, object]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 _DECLARATION = re.compile(r"""(?<![\w.])(?:\w+\.)?result\(\s*(["'])([A-Za-z_]\w*)\1""")
