@@ -290,14 +290,14 @@ def complexity(paper: str, *, objective: str | None = None, algorithm: str | Non
             matrices[n] = np.asarray(v, dtype=float)
         else:
             scalars[n] = v
-    table = catalog.complexity_table(paper, scalars, matrices, objective=objective,
-                                     algorithm=algorithm)
-    meta = {k: v for k, v in table.items() if k != "rows"}
+    doc = catalog.complexity_table(paper, scalars, matrices, objective=objective,
+                                   algorithm=algorithm).to_dict()
+    meta = {k: v for k, v in doc.items() if k != "rows"}
     try:
         import pandas as pd
     except ImportError:
-        return Table(table["rows"], **meta)
-    df = pd.DataFrame(table["rows"])
+        return Table(doc["rows"], **meta)
+    df = pd.DataFrame(doc["rows"])
     df.attrs.update(meta)
     return df
 

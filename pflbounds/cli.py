@@ -493,6 +493,8 @@ def _print_where(where: dict[str, Any]) -> None:
     print(f"      formula   {where['formula']}")
     for a in where["algorithms"]:
         print(f"      method    {a['name']}  ({a['at']})")
+    if where.get("no_method"):
+        print(f"      method    none: {where['no_method']}")
     for c in where["checks"]:
         print(f"      check     {c['id']} [{c['kind']}, expects {c['expected']}]  ({c['at']})")
     for e in where["errata"]:
@@ -597,67 +599,12 @@ def cmd_complexity(args: argparse.Namespace) -> int:
                                          objective=args.objective, algorithm=args.algorithm)
     except KeyError as e:
         raise CliError(str(e.args[0])) from None
-    _require_complexity_inputs(args.paper, table["rows"])
+    table.require_inputs()  # every missing input named at once
     if args.json:
-        _print_json(table)
+        _print_json(table.to_dict())
         return 0
-    rows = table["rows"]
-    print(f"{table['paper']}: {table['question']}")
-    for line in table.get("lines", []):  # a paper's own summary (objective, constants)
-        print(f"  {line}")
-    # a paper may name its count columns: [(key, header), ...]
-    cols = table.get("columns") or [("oracle_calls", "oracle calls"), ("gradients", "gradients")]
-    w = max([26, *(len(row["method"]) for row in rows)])
-    cw = [max(14, len(h)) for _, h in cols]
-    print(f"  {'method':<{w}} " + " ".join(f"{h:>{c}}" for (_, h), c in zip(cols, cw, strict=True))
-          + "  result [form]")
-    for row in rows:
-        counts = " ".join(f"{'-' if row.get('error') else _fmt_count(row.get(k)):>{c}}"
-                          for (k, _), c in zip(cols, cw, strict=True))
-        if row.get("error"):
-            print(f"  {row['method']:<{w}} {counts}  {row['result']} [{row['form']}]: "
-                  f"{row['error']}")
-            continue
-        print(f"  {row['method']:<{w}} {counts}  {row['result']} [{row['form']}]"
-              + ("  (hidden constants)" if row["hidden_constants"] else ""))
-    if table.get("cheapest"):
-        print(f"  cheapest in gradients: {table['cheapest']}")
-    for key, method in (table.get("best") or {}).items():
-        if method:
-            print(f"  fewest {dict(map(tuple, cols)).get(key, key)}: {method}")
-    for n in table.get("notes", []):
-        print(f"  note: {n}")
+    print("\n".join(table.text()))
     return 0
-
-
-def _require_complexity_inputs(paper: str, rows: list[dict[str, Any]]) -> None:
-    """A row that lacks inputs (``missing``) makes the comparison an error naming them all;
-    so does a table in which every row failed."""
-    from pflbounds.symbolic.constants import get_constant
-
-    missing: dict[str, list[str]] = {}
-    for row in rows:
-        for n in row.get("missing", ()):
-            missing.setdefault(n, []).append(row["method"])
-    if missing:
-        raise CliError(f"complexity for {paper} needs more inputs: " + "; ".join(
-            f"{n} ({get_constant(n, paper).meaning})"
-            + ("" if len(m) == len(rows) else f" for {', '.join(m)}")
-            for n, m in sorted(missing.items())))
-    if rows and all(row.get("error") for row in rows):  # a table without a single number
-        raise CliError(f"no method of {paper} applies to these inputs: {rows[0]['method']}: "
-                       f"{rows[0]['error']}")
-
-
-def _fmt_count(v: Any) -> str:
-    import numpy as np
-
-    if v is None:
-        return "-"
-    a = np.asarray(v, dtype=float)
-    if a.ndim:
-        return f"{a.min():.4g}..{a.max():.4g}" if a.min() != a.max() else f"{a.min():.4g}"
-    return f"{float(a):.4g}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:

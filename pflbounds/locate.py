@@ -10,7 +10,8 @@ from pflbounds.symbolic.location import dotted_location, object_location
 
 
 def locate(result_id: str) -> dict[str, Any]:
-    """``{"formula", "algorithms", "checks", "errata"}`` with ``path:line`` locations.
+    """``{"formula", "algorithms", "checks", "errata"}`` with ``path:line`` locations, and
+    ``no_method`` (why no method is named) when the result declares one.
 
     ``checks`` lists every registered check whose ``result_id`` is this result or which
     demonstrates one of its errata.
@@ -26,12 +27,15 @@ def locate(result_id: str) -> dict[str, Any]:
         for c in registry.all_checks(r.paper)
         if c.result_id == r.id or c.id in erratum_checks
     ]
-    return {
+    out = {
         "formula": r.extra.get("defined_at", ""),
         "algorithms": [{"name": a, "at": dotted_location(a)} for a in catalog.algorithms_of(r.id)],
         "checks": checks,
         "errata": [{"id": e.id, "at": e.defined_at, "check": e.check_id} for e in r.errata],
     }
+    if r.no_method:
+        out["no_method"] = r.no_method
+    return out
 
 
 DIGESTS_ENV = "PFLBOUNDS_DIGESTS"

@@ -1,4 +1,4 @@
-"""Fixtures shared by the whole suite: the test-only papers under ``tests/testpapers``."""
+"""Fixtures shared by the whole suite: the test-only papers under ``tests/fixtures/papers``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-TESTPAPERS = str(Path(__file__).parent / "testpapers")
+TESTPAPERS = str(Path(__file__).parent / "fixtures" / "papers")
 
 
 @pytest.fixture

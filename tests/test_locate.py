@@ -35,18 +35,19 @@ def test_show_prints_where_for_a_test_paper(extra_paper, capsys):
     assert main(["show", "toypaper.theorem1", "--json"]) == 0
     where = json.loads(capsys.readouterr().out)["where"]
     path, line = _line_of(where["formula"])
-    assert path.parts[-2:] == ("toypaper", "__init__.py")
-    assert "THEOREM1 = P.result(" in path.read_text().splitlines()[line - 1]
-    assert [c["id"] for c in where["checks"]] == ["toypaper.theorem1"]
-    assert where["algorithms"][0]["name"] == "toypaper.checks.run_minibatch_sgd"
+    assert path.parts[-3:] == ("toypaper", "theory", "sgd.py")
+    assert "THEOREM1 = result(" in path.read_text().splitlines()[line - 1]
+    assert [c["id"] for c in where["checks"]] == ["toypaper.P1"]
+    assert where["algorithms"][0]["name"] == "toypaper.checks.common.run_minibatch_sgd"
     assert where["algorithms"][0]["at"].endswith(
-        f"checks.py:{_def_line('run_minibatch_sgd')}")
+        f"common.py:{_def_line('run_minibatch_sgd')}")
     assert main(["show", "toypaper.theorem1"]) == 0
     out = capsys.readouterr().out
-    assert "where:" in out and "check     toypaper.theorem1 [bound_holds, expects HOLDS]" in out
+    assert "where:" in out and "check     toypaper.P1 [bound_holds, expects HOLDS]" in out
 
 
 def _def_line(name: str) -> int:
-    src = (Path(__file__).parent / "testpapers" / "toypaper" / "checks.py").read_text()
+    src = (Path(__file__).parent / "fixtures" / "papers" / "toypaper" / "checks" / "common.py"
+           ).read_text()
     return next(i for i, line in enumerate(src.splitlines(), 1)
                 if line.startswith(f"def {name}("))

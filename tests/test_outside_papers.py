@@ -85,8 +85,10 @@ def skeleton(tmp_path_factory):
     made = _cli(tmp, "new-paper", "doe2099", "--dir", "papers")
     assert made.returncode == 0, made.stderr
     assert main(["new-paper", "doe2098", "--dir", str(tmp / "papers")]) == 0
+    paper = tmp / "papers" / "doe2098" / "paper.py"
+    paper.write_text(paper.read_text().replace("common.run_sgd", "common.run_sdg"))
     init = tmp / "papers" / "doe2098" / "__init__.py"
-    init.write_text(init.read_text().replace("checks.run_sgd", "checks.run_sdg").replace(
+    init.write_text(init.read_text().replace(
         '"Authors. Venue, year.")', '"Authors. Venue, year.", digest="doe2098_digest.md")'))
     runs = _driver(tmp, [["list", "--checks", "--paper", "doe2099"],
                          ["validate", "doe2099", "--out", "results", "--no-cache"],
@@ -98,8 +100,11 @@ def skeleton(tmp_path_factory):
 def test_the_skeleton_lists_its_files_and_how_to_run_them(skeleton):
     tmp, out, _ = skeleton
     pkg = tmp / "papers" / "doe2099"
-    assert sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file()) == [
-        "__init__.py", "checks.py", "suites/doe2099.toml", "test_doe2099.py"]
+    assert sorted(str(p.relative_to(pkg)) for p in pkg.rglob("*") if p.is_file()
+                  and "__pycache__" not in p.parts) == [
+        "__init__.py", "assumptions.py", "checks/__init__.py", "checks/common.py",
+        "checks/sgd.py", "complexity.py", "errata.py", "paper.py", "suites/doe2099.toml",
+        "symbols.py", "test_doe2099.py", "theory/__init__.py", "theory/sgd.py"]
     assert "PFLBOUNDS_PAPERS=papers pflbounds validate doe2099" in out
 
 
@@ -111,7 +116,7 @@ def test_the_skeleton_loads_from_a_folder_and_passes_validate(skeleton):
     assert validated["out"].splitlines()[-1] == ("1 check: 1 claim holds, 0 fail as printed "
                                                  "(as expected), 0 regressions")
     assert shown["rc"] == 0 and shown["err"] == ""
-    assert "method    doe2099.checks.run_sgd  (" in shown["out"]
+    assert "method    doe2099.checks.common.run_sgd  (" in shown["out"]
 
 
 def test_without_the_folder_the_paper_is_unknown(skeleton):
@@ -129,7 +134,7 @@ def test_the_skeleton_passes_its_own_test(skeleton):
                         "papers/doe2099"], cwd=tmp, env=_env(), capture_output=True,
                        text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:]
-    assert "3 passed" in r.stdout
+    assert "4 passed" in r.stdout
 
 
 def test_show_warns_about_a_method_or_digest_that_does_not_exist(skeleton):
@@ -137,8 +142,8 @@ def test_show_warns_about_a_method_or_digest_that_does_not_exist(skeleton):
     shown = runs[3]
     assert shown["rc"] == 0 and "doe2098.theorem1 — Theorem 1" in shown["out"]
     assert shown["err"].splitlines() == [
-        "pflbounds show: warning: method doe2098.checks.run_sdg of doe2098.theorem1 does not "
-        "exist (module 'doe2098.checks' has no 'run_sdg')",
+        "pflbounds show: warning: method doe2098.checks.common.run_sdg of doe2098.theorem1 does "
+        "not exist (module 'doe2098.checks.common' has no 'run_sdg')",
         f"pflbounds show: warning: digest doe2098_digest.md of paper doe2098 does not exist "
         f"(looked in {tmp / 'papers' / 'doe2098'}; PFLBOUNDS_DIGESTS=DIR adds a folder)"]
     (tmp / "digests").mkdir()

@@ -1,7 +1,7 @@
 """What a paper tells the audits: its optional ``audit`` module.
 
-A paper package may hold an ``audit`` submodule (found like its ``checks`` module, never
-imported by name) with
+A paper package may hold an ``audit`` submodule (declared by ``audit=True`` in its manifest,
+found through the paper loader, never imported by name) with
 
 * ``TIGHTNESS``: a list of :class:`pflbounds.audit.tightness.TightnessCase`, the special cases
   of its results that PEPit can model;
@@ -13,8 +13,6 @@ imported by name) with
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from types import ModuleType
 from typing import Any
 
@@ -22,21 +20,12 @@ from pflbounds.symbolic import catalog, loader
 
 
 def audit_module(paper: str) -> ModuleType | None:
-    """The ``audit`` module of ``paper``'s package, or None when it has none; ``KeyError``
-    for an unknown paper."""
+    """The ``audit`` module of ``paper``'s package (when its manifest declares one; a package
+    without a manifest: when it exists), or None; ``KeyError`` for an unknown paper."""
     papers = catalog.papers()
     if paper not in papers:
         raise KeyError(f"unknown paper {paper!r}; known: {', '.join(sorted(papers))}")
-    for pkg in loader.paper_packages():
-        if pkg.rsplit(".", 1)[-1] != paper:
-            continue
-        name = pkg + ".audit"
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        return importlib.import_module(name) if spec is not None else None
-    return None
+    return loader.paper_module(paper, "audit")
 
 
 def declared(paper: str, name: str, default: Any) -> Any:

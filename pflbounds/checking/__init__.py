@@ -6,6 +6,7 @@ A :class:`Check` pairs a claim with a simulation that returns evidence arrays (c
 :class:`Outcome` records.
 """
 
+from pflbounds.checking.bounds import bound
 from pflbounds.checking.evidence import (
     EvidenceError,
     combine_blocks,
@@ -35,6 +36,7 @@ __all__ = [
     "UnknownCheckError",
     "Verdict",
     "all_checks",
+    "bound",
     "combine_blocks",
     "evaluate",
     "get",

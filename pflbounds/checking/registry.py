@@ -1,11 +1,14 @@
 """The registry of checks, keyed by id.
 
-Paper packages register their checks when imported. :func:`load_papers` imports every paper
-package and its ``checks`` module through the paper loader shared with the result catalog
-(:mod:`pflbounds.symbolic.loader`), so no paper is named here. Lookups load the papers
-lazily, which also lets worker processes find a check by id. Each registration remembers the
-module that made it (:func:`module_of`): a worker imports that module to recreate checks that
-do not come from a paper package, such as checks defined by tests.
+A paper's check modules (``checks/<topic>.py`` and ``experiments/<name>.py``, as its
+manifest names them) each expose ``CHECKS``, a list of :class:`Check`: the registry registers
+them when the paper loader (:mod:`pflbounds.symbolic.loader`, shared with the result catalog)
+imports the module, so no paper is named here. A paper package without a manifest registers
+its checks itself when its ``checks`` module is imported. :func:`load_papers` imports every
+paper and its check modules; lookups load the papers lazily, which also lets worker processes
+find a check by id. Each registration remembers the module that made it (:func:`module_of`):
+a worker imports that module to recreate its checks, and checks that do not come from a paper
+package, such as checks defined by tests.
 """
 
 from __future__ import annotations
@@ -68,6 +71,21 @@ def register(check: Check, *, replace: bool = False, module: str | None = None) 
     return check
 
 
+def register_module(name: str, module: Any) -> None:
+    """Register the ``CHECKS`` of a declared check module (called by the paper loader when it
+    imports one); a module without ``CHECKS`` is a load error of its paper."""
+    checks = getattr(module, "CHECKS", None)
+    if not isinstance(checks, (list, tuple)):
+        raise TypeError(f"{name} is a check module of its paper's manifest but defines no "
+                        "CHECKS list")
+    for c in checks:
+        if _CHECKS.get(getattr(c, "id", None)) is not c:
+            register(c, module=name)
+
+
+loader.on_check_module(register_module)
+
+
 def unregister(check_id: str) -> None:
     """Remove a check (no error when it is absent)."""
     _CHECKS.pop(check_id, None)
@@ -110,7 +128,9 @@ def get(check_id: str, *, module: str | None = None) -> Check:
         return _CHECKS[check_id]
     if module:
         try:
-            importlib.import_module(module)
+            mod = importlib.import_module(module)
+            if isinstance(getattr(mod, "CHECKS", None), (list, tuple)):
+                register_module(module, mod)  # a paper's check module: nothing registers it
         except Exception as exc:  # noqa: BLE001 - reported in the lookup error
             _LOAD_ERRORS[module] = _last_line(exc)
         if check_id in _CHECKS:

@@ -16,7 +16,7 @@ The instance's target precision is eps = delta^2 / (36 d) (valid for eps <= 1/(5
 N_eff = #{j : sqrt(d) b_tj < delta} = #{j : b_tj^2 < 36 eps} agents carry information on
 alpha. The lower bound these give (Theorem 1, explicit form) is a paper's formula: it lives in
 the catalog (``even2022.theorem1``) and is evaluated on an instance by
-``pflbounds.papers.even2022.instance_bounds``.
+``pflbounds.papers.even2022.instances``.
 """
 
 from __future__ import annotations

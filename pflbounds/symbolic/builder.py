@@ -8,7 +8,14 @@ A paper module writes::
                     "statement ...", [P.form("printed", ...)])
 
 Results get the id ``<paper>.<key>``, are registered in the catalog, and remember the file
-and line that declared them (``pflbounds show`` prints it).
+and line that declared them (``pflbounds show`` prints it). The key is typed once, as the
+first argument of ``result`` (the paper loader's per-result index is generated from these
+declarations); everything else refers to the result through the object it returns (``.id``).
+
+``methods=("pflbounds.algorithms.collaborative.run_afo", ...)`` names the code that
+implements the method the result is about (dotted names, so that building the result imports
+no algorithm); a bound or complexity result that is about no method says why in
+``no_method="..."`` (a lower bound over all methods names its hard instance in ``methods``).
 """
 
 from __future__ import annotations
@@ -60,7 +67,9 @@ class PaperBuilder:
     def algorithms(self, implementations: dict[str, Iterable[str]]) -> None:
         """Name the functions that implement the method each result is about:
         ``{"theorem2": ["pflbounds.algorithms.collaborative.run_afo"]}`` (keys are result
-        keys of this paper; values dotted names of functions)."""
+        keys of this paper; values dotted names of functions). A paper in the template
+        layout names them where it declares each result (``result(..., methods=...)``); this
+        serves the papers not converted yet."""
         register_algorithms({f"{self.paper}.{k}": tuple(v) for k, v in implementations.items()})
 
     def assumption(self, key: str, name: str, statement: str,
@@ -94,11 +103,17 @@ class PaperBuilder:
         """Build and register the result ``<paper>.<key>``.
 
         ``relation`` (how the quantity relates to each form) defaults to the kind's: ``>=``
-        for a lower bound, ``<=`` otherwise.
+        for a lower bound, ``<=`` otherwise. ``methods``: dotted names of the functions (or
+        instance classes) the result is about, for ``pflbounds show``; ``no_method``: why
+        there is none.
 
         Keyword arguments are :class:`Result` fields; ``quantity_typst``, ``quantity_latex``,
         ``part_units``, ``part_typst`` and ``part_latex`` go to ``extra``.
         """
+        methods = tuple(kw.pop("methods", ()))
+        if any(not isinstance(m, str) or "." not in m for m in methods):
+            raise ValueError(f"{self.paper}.{key}: methods must be dotted names "
+                             f"(package.module.function), got {methods!r}")
         extra = kw.pop("extra", {})
         for k in _EXTRA_TEXT:
             if k in kw:
@@ -112,4 +127,7 @@ class PaperBuilder:
             forms={f.name: f for f in forms},
             relation=relation or (">=" if kind is Kind.LOWER_BOUND else "<="), extra=extra, **kw,
         )
-        return register(r)
+        register(r)
+        if methods:
+            register_algorithms({r.id: methods})
+        return r

@@ -128,12 +128,15 @@ def _paper_rank() -> dict[str, int]:
 def _in_load_order(results: list[Result]) -> list[Result]:
     """``results`` in the order a full load registers them, whatever was loaded first (``eval``
     may have loaded one module of a paper): by paper in the loader's order, then, for a paper
-    that defers its results, in the order of its ``RESULT_MODULES``, else as registered."""
+    that defers its results, in the order of its result index (its manifest's modules, each
+    in declaration order: :func:`pflbounds.symbolic.loader.result_modules`), else as
+    registered."""
     rank = _paper_rank()
     index: dict[str, int] = {}
     for name in loader.paper_packages():
-        mod = sys.modules.get(name)
-        for i, key in enumerate(getattr(mod, "RESULT_MODULES", {})):
+        if name not in sys.modules:
+            continue
+        for i, key in enumerate(loader.result_modules(name)):
             index[f"{name.rsplit('.', 1)[-1]}.{key}"] = i
     pos = {r.id: i for i, r in enumerate(results)}
     return sorted(results, key=lambda r: (rank.get(r.paper, len(rank)),
@@ -181,23 +184,47 @@ _COMPLEXITY: dict[str, object] = {}
 
 
 def register_complexity(paper_id: str, func) -> None:
-    """Register a paper's method-comparison table builder.
+    """Register a method-comparison table builder for a paper without a manifest (a paper
+    with one declares ``complexity=True`` and defines ``table`` in its ``complexity.py``).
 
-    ``func(values, matrices, objective=None, algorithm=None) -> dict`` with keys ``question``,
-    ``rows`` (method, result, form, oracle_calls, gradients, hidden_constants, error) and
-    optionally ``cheapest`` and ``notes``.
+    ``func(values, matrices, objective=None, algorithm=None)`` returns a
+    :class:`~pflbounds.symbolic.complexity.ComplexityTable`, or (before its paper is
+    converted) a dict with keys ``question``, ``rows`` (method, result, form, the counts,
+    hidden_constants, error) and optionally ``columns``, ``cheapest``, ``best``, ``notes``.
     """
     _COMPLEXITY[paper_id] = func
 
 
-def complexity_table(paper_id: str, values, matrices, *, objective=None, algorithm=None) -> dict:
+def complexity_table(paper_id: str, values, matrices, *, objective=None, algorithm=None):
+    """The paper's :class:`~pflbounds.symbolic.complexity.ComplexityTable` for these inputs.
+    ``KeyError`` for a paper without a calculator (naming those with one), and for an
+    objective or algorithm the calculator does not know."""
+    from pflbounds.symbolic.complexity import ComplexityTable
+
     load_papers()
-    if paper_id not in _COMPLEXITY:
-        known = ", ".join(sorted(_COMPLEXITY)) or "none"
+    func = _COMPLEXITY.get(paper_id)
+    if func is None and paper_id in _PAPERS:
+        mod = loader.paper_module(paper_id, "complexity")
+        func = getattr(mod, "table", None)
+    if func is None:
+        known = ", ".join(sorted(_complexity_papers())) or "none"
         raise KeyError(f"no complexity comparison for paper {paper_id!r}; available: {known}")
-    table = _COMPLEXITY[paper_id](values, matrices, objective=objective, algorithm=algorithm)
-    table["paper"] = paper_id
+    table = func(values, matrices, objective=objective, algorithm=algorithm)
+    if not isinstance(table, ComplexityTable):
+        table = ComplexityTable.from_dict(paper_id, table)
+    table.paper = paper_id
     return table
+
+
+def _complexity_papers() -> list[str]:
+    """The papers with a complexity calculator."""
+    found = set(_COMPLEXITY)
+    for name in loader.paper_packages():
+        if name in sys.modules:
+            man = loader.manifest_of(name)
+            if man is not None and man.complexity:
+                found.add(name.rsplit(".", 1)[-1])
+    return sorted(found)
 
 
 def applicable_relations(result: Result, form: str | None = None,

@@ -6,15 +6,25 @@ installed distribution registers in the entry-point group ``pflbounds.papers`` (
 is the paper package); every package that the environment variable ``PFLBOUNDS_PAPERS``
 names, as a module name or as a folder (entries separated by commas or by the path separator:
 a folder's packages are loaded from it, no ``PYTHONPATH`` needed); and any package added with
-:func:`add_paper_package`. Importing the package registers its constants and results;
-importing its ``checks`` submodule (when it has one) registers its checks. The catalog needs
+:func:`add_paper_package`. Importing the package and its result modules registers its
+constants and results; importing its check modules registers its checks. The catalog needs
 only the former (a fast start for ``eval`` and ``solve``), the registry both.
 
-A paper package may defer building its results: it then names, in ``MODULES``, the submodules
-that a full load imports (those that register its results, complexity table and methods), and
-in ``RESULT_MODULES`` ({result key: submodule}) the submodule that declares each result.
-``eval`` and ``solve`` then import only the submodule of their result (and what it imports),
-not the sympy expressions of every other result; every other command loads the whole paper.
+A paper package declares its layout in a :class:`~pflbounds.symbolic.manifest.Manifest`
+(``MANIFEST`` in its ``__init__.py``). A full load imports what the manifest's
+:meth:`~pflbounds.symbolic.manifest.Manifest.full_load` names (assumptions, errata, every
+theory and experiment module, the complexity calculator); a load with checks also imports its
+check modules (:meth:`~pflbounds.symbolic.manifest.Manifest.check_modules`), whose ``CHECKS``
+the check registry registers. ``eval`` and ``solve`` import only the module that declares
+their result, found in the index generated from the manifest
+(:func:`~pflbounds.symbolic.manifest.result_index`), not the sympy expressions of every other
+result.
+
+A package without a manifest is loaded whole: importing it registers its results, and its
+``checks`` module (when it has one) registers its checks. Until every shipped paper declares a
+manifest, such a package may also name, in ``MODULES``, the submodules a full load imports and,
+in ``RESULT_MODULES`` ({result key: submodule}), the submodule that declares each result (the
+layout before manifests; ``tests/papers/test_layout.py`` lists the papers still on it).
 
 A paper that fails to import is an error that names the paper and the cause
 (:class:`PaperLoadError`), raised on every load, never a silent absence.
@@ -28,6 +38,11 @@ import os
 import pkgutil
 import sys
 import traceback
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from pflbounds.symbolic.manifest import Manifest, result_index
 
 PAPERS_PACKAGE = "pflbounds.papers"
 ENV_VAR = "PFLBOUNDS_PAPERS"
@@ -49,10 +64,18 @@ class PaperLoadError(RuntimeError):
 
 
 def _paper_name(module: str) -> str:
+    """The paper id of a paper package or of one of its modules."""
+    for name in sorted(_KNOWN_PACKAGES, key=len, reverse=True):
+        if module == name or module.startswith(name + "."):
+            return name.rsplit(".", 1)[-1]
     parts = module.split(".")
     if parts[-1] == "checks" and len(parts) > 1:
         parts = parts[:-1]
     return parts[-1]
+
+
+_KNOWN_PACKAGES: set[str] = set()
+"""Paper packages found so far (to name the paper of a module that fails)."""
 
 
 def add_paper_package(module: str) -> None:
@@ -134,16 +157,23 @@ def paper_packages(*, installed: bool = True) -> list[str]:
     for name in extra:
         if name not in found:
             found.append(name)
+    _KNOWN_PACKAGES.update(found)
     return found
 
 
-def _import(name: str) -> None:
+def _import(name: str, *, checks: bool = False) -> None:
+    """Import ``name`` once; ``checks``: it declares ``CHECKS``, which the listeners of
+    :func:`on_check_module` receive (the check registry registers them)."""
     if name in _LOADED:
         return
     if name in _FAILED:
         raise PaperLoadError(name, _FAILED[name])
     try:
-        importlib.import_module(name)
+        module = importlib.import_module(name)
+        if checks:
+            _CHECK_MODULES.append(name)
+            for listener in list(_CHECK_LISTENERS):
+                listener(name, module)
     except Exception as exc:  # noqa: BLE001 - reported as the paper's load error
         cause = traceback.format_exception_only(type(exc), exc)[-1].strip()
         _FAILED[name] = cause
@@ -151,16 +181,79 @@ def _import(name: str) -> None:
     _LOADED.add(name)
 
 
+_CHECK_MODULES: list[str] = []
+"""The declared check modules imported so far, in import order."""
+_CHECK_LISTENERS: list[Callable[[str, ModuleType], None]] = []
+
+
+def on_check_module(listener: Callable[[str, ModuleType], None]) -> None:
+    """Call ``listener(name, module)`` for every declared check module imported from now on
+    (and at once for those imported already). The check registry listens, so that the
+    engines below it need not import it."""
+    if listener not in _CHECK_LISTENERS:
+        _CHECK_LISTENERS.append(listener)
+    for name in list(_CHECK_MODULES):
+        mod = sys.modules.get(name)
+        if mod is not None:
+            listener(name, mod)
+
+
+def manifest_of(name: str) -> Manifest | None:
+    """The manifest of the paper package ``name`` (imported), or None when it declares none.
+    A ``MANIFEST`` that is not a :class:`Manifest` is the paper's load error."""
+    found = getattr(sys.modules[name], "MANIFEST", None)
+    if found is None or isinstance(found, Manifest):
+        return found
+    raise PaperLoadError(name, f"MANIFEST is a {type(found).__name__}, expected a "
+                               "pflbounds.symbolic.manifest.Manifest")
+
+
+def paper_folder(name: str) -> Path:
+    """The folder of the (imported) paper package ``name``."""
+    return Path(sys.modules[name].__file__).parent  # type: ignore[arg-type]
+
+
+def result_modules(name: str) -> dict[str, str]:
+    """``{result key: submodule}`` of the (imported) paper package ``name``: generated from
+    its manifest, or its own ``RESULT_MODULES`` before it declares one ({} when neither)."""
+    man = manifest_of(name)
+    if man is not None:
+        return result_index(paper_folder(name), man)
+    return dict(getattr(sys.modules[name], "RESULT_MODULES", {}))
+
+
 def _import_paper(name: str) -> None:
-    """Import the paper package ``name`` and, when it defers its results, every module its
-    ``MODULES`` names."""
+    """Import the paper package ``name`` and what its full load needs: the modules of its
+    manifest (or, before it declares one, of its ``MODULES``)."""
     _import(name)
-    for sub in getattr(sys.modules[name], "MODULES", ()):
+    man = manifest_of(name)
+    subs = man.full_load(result_modules(name)) if man is not None \
+        else getattr(sys.modules[name], "MODULES", ())
+    for sub in subs:
         _import(f"{name}.{sub}")
 
 
+def _import_checks(name: str) -> None:
+    """Import the check modules of the (imported) paper package ``name``: those of its
+    manifest, or its ``checks`` module when it declares none."""
+    man = manifest_of(name)
+    if man is not None:
+        for sub in man.check_modules():
+            _import(f"{name}.{sub}", checks=True)
+        return
+    sub = name + ".checks"
+    if sub in _LOADED:
+        return
+    try:
+        spec = importlib.util.find_spec(sub)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None:
+        _import(sub)
+
+
 def load_papers(*, checks: bool = False) -> list[str]:
-    """Import every paper package (and, with ``checks``, its ``checks`` module), once.
+    """Import every paper package (and, with ``checks``, its check modules), once.
 
     Returns the module names loaded. Raises :class:`PaperLoadError` for the first paper that
     fails, every time it is called.
@@ -168,41 +261,52 @@ def load_papers(*, checks: bool = False) -> list[str]:
     for name in paper_packages():
         _import_paper(name)
         if checks:
-            sub = name + ".checks"
-            if sub in _LOADED:
-                continue
-            try:
-                spec = importlib.util.find_spec(sub)
-            except (ImportError, ValueError):
-                spec = None
-            if spec is not None:
-                _import(sub)
+            _import_checks(name)
     return sorted(_LOADED)
+
+
+def _packages_of(paper_id: str) -> list[str]:
+    return [n for n in paper_packages(installed=False) if n.rsplit(".", 1)[-1] == paper_id] \
+        or [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]
 
 
 def load_paper(paper_id: str, *, checks: bool = False) -> bool:
     """Import only the package of ``paper_id`` (the last component of its module name), and
-    its ``checks`` module with ``checks``. Returns False when no paper package has that id.
+    its check modules with ``checks``. Returns False when no paper package has that id.
     A fast start for commands about one result (``eval``, ``solve``)."""
-    names = [n for n in paper_packages(installed=False) if n.rsplit(".", 1)[-1] == paper_id] \
-        or [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]
+    names = _packages_of(paper_id)
     for name in names:
         _import_paper(name)
-        if checks and importlib.util.find_spec(name + ".checks") is not None:
-            _import(name + ".checks")
+        if checks:
+            _import_checks(name)
     return bool(names)
 
 
-def load_for_result(result_id: str) -> None:
-    """Load what a result id needs: the module that declares it when its paper defers its
-    results (``RESULT_MODULES``), else its whole paper, or every paper when the id names none
-    (so that an unknown id can be answered with suggestions)."""
-    paper_id, _, key = result_id.partition(".")
-    names = [n for n in paper_packages(installed=False) if n.rsplit(".", 1)[-1] == paper_id] \
-        or [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]
-    for name in names:
+def paper_module(paper_id: str, part: str) -> ModuleType | None:
+    """The module ``part`` (``complexity``, ``audit``, ``instances``) of ``paper_id``'s
+    package when its manifest declares it (a package without a manifest: when it exists),
+    imported; None otherwise, or when no package has that id."""
+    for name in _packages_of(paper_id):
         _import(name)
-        sub = getattr(sys.modules[name], "RESULT_MODULES", {}).get(key)
+        man = manifest_of(name)
+        if man is not None:
+            return importlib.import_module(f"{name}.{part}") if getattr(man, part) else None
+        try:
+            spec = importlib.util.find_spec(f"{name}.{part}")
+        except (ImportError, ValueError):
+            spec = None
+        return importlib.import_module(f"{name}.{part}") if spec is not None else None
+    return None
+
+
+def load_for_result(result_id: str) -> None:
+    """Load what a result id needs: the module that declares it when its paper's index
+    (:func:`result_modules`) knows it, else its whole paper, or every paper when the id names
+    none (so that an unknown id can be answered with suggestions)."""
+    paper_id, _, key = result_id.partition(".")
+    for name in _packages_of(paper_id):
+        _import(name)
+        sub = result_modules(name).get(key)
         if sub is not None:
             _import(f"{name}.{sub}")
             return

@@ -218,6 +218,9 @@ class Result:
     unchecked: str = ""
     """Why no check tests this result (a definition, a step-size rule checked through the
     theorem that uses it, no instance family yet); empty when a check does."""
+    no_method: str = ""
+    """Why no method is named for this result (a lower bound over all methods, a fact about
+    an estimator or an instance); empty when its declaration names methods (``methods=``)."""
     example: Mapping[str, float] = field(default_factory=dict)
     """A point that satisfies every hypothesis of every form (the inputs of all forms; a form
     takes the ones it needs): ``show`` prints it as a command that runs, and the tests walk

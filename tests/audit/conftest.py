@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PAPERS = str(Path(__file__).parent / "papers")
+PAPERS = str(Path(__file__).parents[1] / "fixtures" / "papers")
 
 
 @pytest.fixture

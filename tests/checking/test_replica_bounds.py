@@ -28,7 +28,7 @@ def _planted(check: Check, **grid_changes) -> Check:
 
 
 def test_expectation_bound_of_the_test_paper_holds(toy):
-    out = run_check(toy("theorem1"), progress=False)
+    out = run_check(toy("P1"), progress=False)
     assert out.verdict is Verdict.HOLDS, out.detail
     assert out.margin > 1
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from pflbounds.papers.even2022.instance_bounds import misclassification_bound
+from pflbounds.papers.even2022.instances import misclassification_bound
 from pflbounds.problems import GaussianMeans, estimated_weights
 
 

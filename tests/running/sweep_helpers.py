@@ -19,7 +19,7 @@ import numpy as np
 from pflbounds.running.cache import TaskCache
 from pflbounds.running.seeds import spawn_key
 
-PAPER_DIR = Path(__file__).resolve().parent / "sweeppaper"
+PAPER_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "papers"
 SLOW_TASKS = 16  # slowtoy.mc: 3 points x 4 blocks; slowtoy.exact: 4 points
 SUITE = 'name = "slow"\nseed = 5\n[[checks]]\nid = "slowtoy.*"\n'
 TIMING_COLUMNS = ("time", "cache_hit", "compute_s")

@@ -10,7 +10,7 @@ import re
 import sys
 
 from pflbounds.symbolic import catalog, evaluate  # noqa: F401  (loaded before the forks)
-from pflbounds.symbolic.loader import load_paper
+from pflbounds.symbolic.loader import load_paper, result_modules
 
 
 def dump(paper: str) -> dict[str, str]:
@@ -19,8 +19,8 @@ def dump(paper: str) -> dict[str, str]:
 
 
 def main(paper: str) -> None:
-    pkg = importlib.import_module(f"pflbounds.papers.{paper}")
-    index = pkg.RESULT_MODULES
+    importlib.import_module(f"pflbounds.papers.{paper}")
+    index = result_modules(f"pflbounds.papers.{paper}")
     partial: dict[str, str] = {}
     for mod in dict.fromkeys(index.values()):
         r, w = os.pipe()

@@ -169,7 +169,7 @@ _FAILING_PRINTED = {("even2022.theorem4", "printed"), ("even2022.corollary2", "p
 _FAILING_PRINTED |= {  # philippenko2025 errata 1, 4 and 7, shown by the dimension check
     ("philippenko2025.lemma1", "printed"), ("philippenko2025.definition2_ratio", "printed"),
     ("philippenko2025.theorem2_horizon", "printed")}
-_FAILING_PRINTED |= {  # even2022 errata hkz_threshold, 18, 24 and 23_agents
+_FAILING_PRINTED |= {  # even2022 errata 20_hkz, 18, 24 and 23_agents
     ("even2022.hkz_tail", "printed"), ("even2022.theorem4_bias", "printed"),
     ("even2022.baseline_global", "printed"), ("even2022.baseline_personalised", "printed"),
     ("even2022.corollary2_agents", "printed")}

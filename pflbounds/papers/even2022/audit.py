@@ -12,12 +12,24 @@ points are P1's steps (eta L in {1, 1/2, 1/10}) on its most ill-conditioned inst
 """
 
 from pflbounds.audit.tightness import TightnessCase
+from pflbounds.papers.even2022.theory.afa import LEMMA5, THEOREM3
+from pflbounds.papers.even2022.theory.afo import EQ6, THEOREM2, THEOREM2_PART2
+from pflbounds.papers.even2022.theory.baselines import (
+    BASELINE_GLOBAL,
+    BASELINE_LOCAL,
+    BASELINE_PERSONALISED,
+)
+from pflbounds.papers.even2022.theory.concentration import HSU_KAKADE_ZHANG, THEOREM4_BIAS
+from pflbounds.papers.even2022.theory.estimated import THEOREM4, THEOREM4_TAIL, THEOREM4_VARIANCE
+from pflbounds.papers.even2022.theory.lower_bound import THEOREM1
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
+from pflbounds.papers.even2022.theory.sgd import LEMMA6_EPS
 
 TIGHTNESS = [
     TightnessCase(
-        "even2022.theorem2",
-        forms={"explicit": None, "printed": "even2022.eq6", "proof": "even2022.eq6",
-               "corrected": "even2022.eq6"},
+        THEOREM2.id,
+        forms={"explicit": None, "printed": EQ6.id, "proof": EQ6.id,
+               "corrected": EQ6.id},
         fixed={"sigma2": 0.0, "B": 0.0, "V": 1.0},
         points=({"mu": 1.0, "L": 20.0, "eta": 1 / 20}, {"mu": 1.0, "L": 20.0, "eta": 1 / 40},
                 {"mu": 1.0, "L": 20.0, "eta": 1 / 200}),
@@ -27,58 +39,58 @@ TIGHTNESS = [
 ]
 
 MUTANT_NOTES = {
-    "even2022.theorem4":
+    THEOREM4.id:
         "No check compares Theorem 4's value with a measurement: E17 tests its units (a "
         "mutant that keeps the units passes) and P13 the 1/C speedup, with a slope fixed in "
         "the check. A bound check of AFA with estimated weights would be needed.",
-    "even2022.lemma6_eps:printed":
+    f"{LEMMA6_EPS.id}:printed":
         "E15 computes the printed step and horizon from Lemma 6's statement and records the "
         "catalog's printed count only beside its evidence: the verdict does not read it.",
-    "even2022.lemma6_eps:corrected":
+    f"{LEMMA6_EPS.id}:corrected":
         "On E15's instance (f = x^2/2) the last iterate at the corrected count is about a "
         "tenth of eps: shorter counts still reach eps.",
-    "even2022.theorem1":
+    THEOREM1.id:
         "The lower bound is loose on Instance A by orders of magnitude (P6: the methods need "
         "about 7000 K_LB; P6_theory: the AFO upper bound is about 10^5 K_LB): no mutant here "
         "moves K_LB that far.",
-    "even2022.theorem2:explicit":
+    f"{THEOREM2.id}:explicit":
         "P1's closest point has eta mu = 1 (kappa = 1, eta = 1/L), where (1 - eta mu)^K "
         "vanishes, and its other quick points hold with a factor 1.7 or more: the "
         "contraction and variance terms are never the binding ones.",
-    "even2022.theorem2:corrected":
+    f"{THEOREM2.id}:corrected":
         "P2's closest comparison (K = 400, kappa = 1, sigma^2 = 0.1) is bias-dominated: the "
         "initial term is negligible there and the log factor small; P3 fits a slope and "
         "does not read the bound.",
-    "even2022.theorem2_part2:explicit":
+    f"{THEOREM2_PART2.id}:explicit":
         "The log factor ln(4 Delta0/eps) is not what makes P4 or P14_theory tight (margins "
         "2.5 and 1.14): changing it by ln 2 or by 1 keeps them above 1.",
-    "even2022.theorem3:corrected":
+    f"{THEOREM3.id}:corrected":
         "P8 and P7 hold with factors 2.8 and 2.0 on their quick grids: halving one term keeps "
         "them above 1 (P7 at 1.01 for the initial term); P11's corrected side holds with a "
         "wide margin.",
-    "even2022.corollary1:corrected":
+    f"{COROLLARY1.id}:corrected":
         "P14_cor1 holds with a factor 2.75 on its quick grid: halving a constant keeps the "
         "count above the measured K_eps.",
-    "even2022.lemma5":
+    LEMMA5.id:
         "P9_lemma5 holds with a factor 3.4 on its quick instance; on the full grid one "
         "instance attains half of the bound exactly, which a halved bound still meets.",
-    "even2022.theorem4_tail":
+    THEOREM4_TAIL.id:
         "The misclassification tail holds with a factor 80 on P12's instances.",
-    "even2022.theorem4_variance":
+    THEOREM4_VARIANCE.id:
         "P12_variance holds with a factor 1.7: halving one term keeps it above 1.",
-    "even2022.theorem4_bias:corrected":
+    f"{THEOREM4_BIAS.id}:corrected":
         "P12_bias holds with a factor 667: the corrected bias bound is very loose on its "
         "instances.",
-    "even2022.hkz_tail:corrected":
+    f"{HSU_KAKADE_ZHANG.id}:corrected":
         "P12_hkz holds with a factor 7 on its quick grid: halving a term keeps it above the "
         "measured tail.",
-    "even2022.baseline_local:explicit":
+    f"{BASELINE_LOCAL.id}:explicit":
         "P15_local holds with a factor 2.5 on its quick grid: halving a term keeps it above "
         "the measured error.",
-    "even2022.baseline_global:corrected":
+    f"{BASELINE_GLOBAL.id}:corrected":
         "E24's corrected side holds with room on its instance: a smaller bias term still "
         "bounds the exact floor.",
-    "even2022.baseline_personalised:corrected":
+    f"{BASELINE_PERSONALISED.id}:corrected":
         "E24's corrected side holds with room on its instance: a smaller bias term still "
         "bounds the exact floor.",
 }

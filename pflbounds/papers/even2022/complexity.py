@@ -15,19 +15,33 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.symbolic.catalog import get, register_complexity
-from pflbounds.symbolic.evaluate import HypothesisError, InputError, evaluate
+from pflbounds.papers.even2022.theory.afo import THEOREM2_PART2
+from pflbounds.papers.even2022.theory.lower_bound import THEOREM1
+from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
+from pflbounds.papers.even2022.theory.sgd import LEMMA6_EPS
+from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.complexity import (
+    ComplexityRow,
+    ComplexityTable,
+    accepted_inputs,
+    check_inputs,
+    evaluate_row,
+)
 
+PAPER = "even2022"
 _METHODS = [
-    ("no collaboration (SGD)", "sgd", "even2022.lemma6_eps", "corrected", "per_agent"),
-    ("AFO / WGA", "afo", "even2022.theorem2_part2", "explicit", "N_per_agent"),
-    ("AFA (printed)", "afa", "even2022.corollary1", "printed", "per_agent"),
-    ("AFA (corrected)", "afa", "even2022.corollary1", "corrected", "per_agent"),
-    ("lower bound (as printed: b^2 <= 4 mu eps)", "lower", "even2022.theorem1", "printed",
+    ("no collaboration (SGD)", "sgd", LEMMA6_EPS.id, "corrected", "per_agent"),
+    ("AFO / WGA", "afo", THEOREM2_PART2.id, "explicit", "N_per_agent"),
+    ("AFA (printed)", "afa", COROLLARY1.id, "printed", "per_agent"),
+    ("AFA (corrected)", "afa", COROLLARY1.id, "corrected", "per_agent"),
+    ("lower bound (as printed: b^2 <= 4 mu eps)", "lower", THEOREM1.id, "printed", "none"),
+    ("lower bound (consistent instance: b^2 < 36 mu eps)", "lower", THEOREM1.id, "corrected",
      "none"),
-    ("lower bound (consistent instance: b^2 < 36 mu eps)", "lower", "even2022.theorem1",
-     "corrected", "none"),
 ]
+"""(method, algorithm, result id, form, gradients per oracle call) of each row."""
+OWN_INPUTS = ("N", "F0", "Delta0", "r")
+"""Inputs the table reads besides those of its forms: N (gradients per call), F0 and Delta0
+(each stands for the other), r (Theorem 1 as printed sets mu = 1/r^2)."""
 
 
 def _n_agents(values: Mapping[str, Any], matrices: Mapping[str, Any]) -> float | None:
@@ -39,7 +53,8 @@ def _n_agents(values: Mapping[str, Any], matrices: Mapping[str, Any]) -> float |
 
 
 def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=None,
-          algorithm=None) -> dict[str, Any]:
+          algorithm=None) -> ComplexityTable:
+    """Oracle calls and gradients of each method to reach eps (see the module docstring)."""
     if objective is not None:
         raise KeyError("even2022 has a single objective (each agent's own f_i); "
                        "omit --objective")
@@ -47,13 +62,15 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
     if algorithm is not None and algorithm not in algos:
         raise KeyError(f"unknown algorithm {algorithm!r} for even2022; choose from "
                        f"{', '.join(algos)}")
+    if "T" in values:
+        raise KeyError("give eps, not T: the table solves for the number of steps")
+    check_inputs(PAPER, values, accepted_inputs((m[2], m[3]) for m in _METHODS)
+                 | set(OWN_INPUTS))
     vals = dict(values)
     if "Delta0" in vals and "F0" not in vals:
         vals["F0"] = vals["Delta0"]
     if "F0" in vals and "Delta0" not in vals:
         vals["Delta0"] = vals["F0"]
-    if "T" in vals:
-        raise KeyError("give eps, not T: the table solves for the number of steps")
     if "mu" in vals and "r" not in vals:  # Theorem 1 sets mu = L = 1/r^2
         vals["r"] = 1.0 / np.sqrt(vals["mu"])
     n = _n_agents(vals, matrices)
@@ -61,42 +78,29 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
     for method, algo, rid, form, cost in _METHODS:
         if algorithm is not None and algo != algorithm:
             continue
-        r = get(rid)
-        row: dict[str, Any] = {"method": method, "algorithm": algo, "result": rid, "form": form,
-                               "relation": r.relation}
-        need = set(r.inputs(form)) | {u for dv in r.derivations for u in dv.uses}
-        try:
-            given = {k: v for k, v in vals.items() if k in need}
-            ev = evaluate(r, form, matrices=matrices, strict=False, **given)
-            calls = np.asarray(ev.value, dtype=float)
-            row["oracle_calls"] = calls if calls.ndim else float(calls)
-            row["hidden_constants"] = ev.hidden_constants
+        row = ComplexityRow(method, algo, rid, form)
+        value = evaluate_row(row, vals, matrices)
+        if value is None:
+            row.counts = {"oracle_calls": None, "gradients": None}
+        else:
+            calls = np.asarray(value, dtype=float)
             per_call = {"per_agent": n, "N_per_agent": None if n is None else n * n,
                         "none": n}[cost]
-            row["gradients_per_call"] = per_call
             worst = float(np.max(calls))
-            row["gradients"] = None if per_call is None else worst * per_call
+            row.counts = {"oracle_calls": calls if calls.ndim else float(calls),
+                          "gradients": None if per_call is None else worst * per_call}
+            row.extra["gradients_per_call"] = per_call
             if calls.ndim:
-                row["note"] = "per agent; gradients use the worst agent"
-        except InputError as e:
-            if not e.missing:  # an input out of its domain or inconsistent: no row can use it
-                raise
-            row.update(oracle_calls=None, gradients=None, hidden_constants=[], error=str(e),
-                       missing=list(e.missing))
-        except (HypothesisError, ValueError) as e:
-            row.update(oracle_calls=None, gradients=None, hidden_constants=[], error=str(e))
+                row.note = "per agent; gradients use the worst agent"
         rows.append(row)
     for row in rows:  # a printed form with a known erratum is shown but not recommended
-        has_fix = "corrected" in get(row["result"]).forms
-        row["guaranteed"] = not (row["form"] == "printed" and has_fix)
-    ok = [r for r in rows if r.get("gradients") is not None and r["algorithm"] != "lower"
-          and r["guaranteed"]]
-    cheapest = min(ok, key=lambda r: r["gradients"])["method"] if ok else None
-    notes = ["oracle calls: samples per agent; gradients: total gradient evaluations",
-             "the lower bound hides an unspecified constant (Omega)",
-             "printed forms with an erratum are listed for comparison, not recommended"]
-    return {"question": "oracle calls and gradients to reach an error eps",
-            "rows": rows, "cheapest": cheapest, "notes": notes}
-
-
-register_complexity("even2022", table)
+        has_fix = "corrected" in get(row.result).forms
+        row.guaranteed = not (row.form == "printed" and has_fix)
+    out = ComplexityTable(
+        PAPER, "oracle calls and gradients to reach an error eps", rows,
+        cheapest_by="gradients",
+        notes=["oracle calls: samples per agent; gradients: total gradient evaluations",
+               "the lower bound hides an unspecified constant (Omega)",
+               "printed forms with an erratum are listed for comparison, not recommended"])
+    out.cheapest = out.fewest("gradients")
+    return out

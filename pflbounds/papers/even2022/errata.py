@@ -1,5 +1,8 @@
 """Errata of even2022 (digest §8), each linked to the check that demonstrates it.
 
+Ids follow the template: ``even2022.erratum<N>``, N the item of the digest's §8, with a
+``_<word>`` suffix where one item gives several errata (erratum20_hkz, erratum23_agents).
+
 ``check_id`` is None where the erratum is a reading or a notational fix that no
 computation can demonstrate; those are kept for the report.
 """
@@ -64,7 +67,7 @@ _E = [
         "to machine precision.",
         "even2022.P10", "§8 #11", severity="notation"),
     Erratum(
-        "even2022.thm1_normalisation", "Theorem 1 (proof, App. B.2)",
+        "even2022.erratum4", "Theorem 1 (proof, App. B.2)",
         "The proof's normalisation is inconsistent: g_alpha is not E_{D_1} of the loss, the "
         "separation rho(g_alpha, g_beta) is twice too large, eps = psi is used where Lemma 2 "
         "needs eps < psi/9, and the KL bound needs delta <= 1/4 (eps <= 1/64). The threshold "
@@ -117,7 +120,7 @@ _E = [
         "above the printed bound and below the corrected one.",
         "even2022.E18", "§8 #17, #18", ("corrected",), severity="substantive"),
     Erratum(
-        "even2022.hkz_threshold", "Appendix E (Hsu-Kakade-Zhang tail, first display)",
+        "even2022.erratum20_hkz", "Appendix E (Hsu-Kakade-Zhang tail, first display)",
         "The threshold d_eff nu^2 + 2 sqrt(||Sigma||_2 t) + 2 nu^2 t has sqrt(||Sigma||_2 t) "
         "where Hsu, Kakade and Zhang have 2 sqrt(Tr(Sigma^2) t): the printed level does not "
         "scale with Sigma (it fails the dimension check) and is exceeded with probability "

@@ -11,7 +11,7 @@ import pytest
 from pflbounds.checking import registry
 from pflbounds.locate import locate
 from pflbounds.papers.even2022.errata import ERRATA
-from pflbounds.papers.even2022.instance_bounds import (
+from pflbounds.papers.even2022.instances import (
     instance_a_lower_bound,
     misclassification_bound,
 )
@@ -44,7 +44,7 @@ def test_hkz_printed_threshold_does_not_scale_with_sigma():
     p0, p1 = (value(r.id, "printed", **v) for v in (base, scaled))
     assert c1 == pytest.approx(100 * c0, rel=1e-13)
     assert p1 < 100 * p0 * 0.99  # the sqrt(||Sigma|| t) term grows only 10-fold
-    assert ERRATA["hkz_threshold"] in r.errata
+    assert ERRATA["erratum20_hkz"] in r.errata
 
 
 def test_norm_tail_follows_from_the_corrected_threshold():

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from pflbounds.checking import CheckKind, Verdict, registry
-from pflbounds.papers.even2022.checks import ALL
 from pflbounds.running.executor import run_check
 from pflbounds.symbolic import catalog
 
+ALL = registry.all_checks("even2022")
 BY_ID = {c.id: c for c in ALL}
 
 
@@ -78,8 +78,8 @@ def test_planted_bound_divided_is_violated(quick_outcomes, check_id):
 def test_planted_exponent_of_K_is_violated():
     """Theorem 2's explicit bound with (1 - eta mu)^(3K) in place of ^K is caught, while the
     encoded form holds, on n identical agents with small noise (the transient dominates)."""
+    from pflbounds.checking import bound
     from pflbounds.exact.linear_gaussian import afo_expected_excess
-    from pflbounds.papers.even2022.checks.common import bound
     from pflbounds.problems.quadratic import QuadraticFamily
 
     n, kappa = 4, 10.0

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from pflbounds.checking import Verdict, registry
-from pflbounds.papers.even2022.checks import concentration, figure1, speedup
+from pflbounds.papers.even2022.checks import concentration, speedup
+from pflbounds.papers.even2022.experiments import figure1
 from pflbounds.reporting.outcome_figures import figures_for
 from pflbounds.running.executor import run_check
 

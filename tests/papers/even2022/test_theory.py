@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from pflbounds.papers.even2022 import complexity, theory
+from pflbounds.papers.even2022 import MANIFEST, complexity
 from pflbounds.papers.even2022.errata import ERRATA
 from pflbounds.symbolic import HypothesisError, Kind, evaluate, get, results
 from pflbounds.symbolic.hidden import hidden_terms
@@ -24,9 +24,17 @@ def test_named_result_exists(key):
     assert r.source
 
 
-def test_theory_module_lists_every_registered_result():
-    assert set(theory.RESULTS) == {r.id for r in results("even2022")}
-    assert all(theory.RESULTS[i] is get(i) for i in theory.RESULTS)
+def test_the_theory_modules_declare_every_registered_result():
+    import importlib
+
+    from pflbounds.symbolic.result import Result
+
+    declared = {}
+    for topic in MANIFEST.theory:
+        mod = importlib.import_module(f"pflbounds.papers.even2022.theory.{topic}")
+        declared.update({r.id: r for r in vars(mod).values() if isinstance(r, Result)})
+    assert set(declared) == {r.id for r in results("even2022")}
+    assert all(declared[i] is get(i) for i in declared)
 
 
 @pytest.mark.parametrize(
@@ -213,16 +221,16 @@ BASE = dict(mu=1.0, L=2.0, sigma2=1.0, eps=0.01, Delta0=1.0, N=4, Neps=2, invN_m
 
 def test_complexity_table_rows_and_filters():
     t = complexity.table(BASE, {})
-    assert [r["algorithm"] for r in t["rows"]] == ["sgd", "afo", "afa", "afa", "lower", "lower"]
-    assert [r["form"] for r in t["rows"] if r["algorithm"] == "lower"] == ["printed", "corrected"]
-    assert all(r.get("error") is None for r in t["rows"])
-    printed = next(r for r in t["rows"] if r["method"] == "AFA (printed)")
-    assert printed["guaranteed"] is False
-    assert t["cheapest"] != "AFA (printed)" and not t["cheapest"].startswith("lower bound")
-    ok = [r for r in t["rows"] if r["guaranteed"] and r["algorithm"] != "lower"]
-    assert t["cheapest"] == min(ok, key=lambda r: r["gradients"])["method"]
+    assert [r.algorithm for r in t.rows] == ["sgd", "afo", "afa", "afa", "lower", "lower"]
+    assert [r.form for r in t.rows if r.algorithm == "lower"] == ["printed", "corrected"]
+    assert all(r.error is None for r in t.rows)
+    printed = next(r for r in t.rows if r.method == "AFA (printed)")
+    assert printed.guaranteed is False
+    assert t.cheapest != "AFA (printed)" and not t.cheapest.startswith("lower bound")
+    ok = [r for r in t.rows if r.guaranteed and r.algorithm != "lower"]
+    assert t.cheapest == min(ok, key=lambda r: r.counts["gradients"]).method
     only = complexity.table(BASE, {}, algorithm="afa")
-    assert {r["algorithm"] for r in only["rows"]} == {"afa"}
+    assert {r.algorithm for r in only.rows} == {"afa"}
 
 
 @pytest.mark.parametrize(
@@ -240,5 +248,5 @@ def test_complexity_table_errors(kwargs, values, piece):
 
 def test_complexity_row_errors_are_reported_not_raised():
     t = complexity.table(dict(BASE, rho_W=2.0), {})
-    corr = next(r for r in t["rows"] if r["method"] == "AFA (corrected)")
-    assert corr["oracle_calls"] is None and "rho_W <= 1" in corr["error"]
+    corr = next(r for r in t.rows if r.method == "AFA (corrected)")
+    assert corr.counts["oracle_calls"] is None and "rho_W <= 1" in corr.error

@@ -59,7 +59,8 @@ def test_every_objective_passes_the_relations_at_admissible_base_constants(key):
     from pflbounds.papers.hanzely2023.objectives import OBJECTIVES
 
     vals = {x: _BASE[x] for x in OBJECTIVES[key].inputs}
-    t = complexity_table("hanzely2023", {**vals, "n": 10, "eps": 1e-3}, {}, objective=key)
+    t = complexity_table("hanzely2023", {**vals, "n": 10, "eps": 1e-3}, {},
+                         objective=key).to_dict()
     acd = next(r for r in t["rows"] if r["algorithm"] == "acd-pfl")
     assert acd["iterations"] > 0 and np.isfinite(acd["iterations"])
 

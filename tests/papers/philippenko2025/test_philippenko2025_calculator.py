@@ -52,7 +52,7 @@ def test_calculator_matches_an_independent_computation():
     s2 = rng.uniform(0.5, 2, N)
     v = dict(mu=0.7, beta=1.5, eps=0.8, lam=0.4, C=3.0)
     t = complexity_table("philippenko2025", {**v, "sigma2": s2, "eps0": 5.0},
-                         {"b": b, "c": c})
+                         {"b": b, "c": c}).to_dict()
     want = _independent(b, c, s2, v["mu"], v["beta"], v["eps"], v["lam"], v["C"], 5.0)
     for crit in ("binary", "continuous"):
         pr = _rows(t, crit, "printed")
@@ -67,11 +67,12 @@ def test_calculator_matches_an_independent_computation():
 
 def test_clustered_description_equals_the_matrices_and_a_hand_value():
     v = dict(mu=2.0, beta=2.0, eps=0.05, lam=0.5, sigma2=1.0)
-    t1 = complexity_table("philippenko2025", {**v, "N": 6, "clusters": 2, "b_between": 1.0}, {})
+    t1 = complexity_table("philippenko2025", {**v, "N": 6, "clusters": 2, "b_between": 1.0},
+                          {}).to_dict()
     b = np.zeros((6, 6))
     lab = np.arange(6) % 2
     b[lab[:, None] != lab[None, :]] = 1.0
-    t2 = complexity_table("philippenko2025", v, {"b": b})
+    t2 = complexity_table("philippenko2025", v, {"b": b}).to_dict()
     for r1, r2 in zip(t1["rows"], t2["rows"], strict=True):
         assert np.array_equal(np.asarray(r1.get("iterations")), np.asarray(r2.get("iterations")))
     # eps = 0.05 < b^2/(2 mu (1 - lam)) = 0.5: the sufficient cluster is the own cluster (3),
@@ -83,11 +84,11 @@ def test_clustered_description_equals_the_matrices_and_a_hand_value():
 
 def test_floor_and_lambda_notes():
     v = dict(mu=1.0, beta=1.0, eps=0.1, sigma2=1.0, N=4, clusters=2, b_between=3.0, eta=0.3)
-    t = complexity_table("philippenko2025", v, {})
+    t = complexity_table("philippenko2025", v, {}).to_dict()
     assert any("give lam" in n for n in t["notes"])
     assert not any(r["algorithm"] == "binary" for r in t["rows"])
     assert any("no Theorem 2 floor for the continuous" in n for n in t["notes"])  # 1/N < eta
-    t = complexity_table("philippenko2025", {**v, "eta": 0.1, "lam": 0.5}, {})
+    t = complexity_table("philippenko2025", {**v, "eta": 0.1, "lam": 0.5}, {}).to_dict()
     assert np.allclose(_rows(t, "binary", "printed")["floor"], 0.1 * 1 * (1 / 1.0) / 2)
 
 
@@ -133,7 +134,7 @@ def test_cli_error_is_one_line(capsys):
 
 def test_lower_bound_reuses_even2022():
     v = dict(mu=0.25, beta=0.25, eps=0.01, sigma2=2.0, N=4, clusters=2, b_between=10.0)
-    t = complexity_table("philippenko2025", v, {})
+    t = complexity_table("philippenko2025", v, {}).to_dict()
     lb = next(r for r in t["rows"] if r["form"] == "corrected" and r["algorithm"] == "lower")
     assert lb["result"] == "even2022.theorem1"
     assert np.allclose(lb["iterations"], 2.0 / (0.25 * 0.01 * 2))

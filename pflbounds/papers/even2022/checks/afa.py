@@ -8,17 +8,25 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.collaborative import run_afa, run_afa_lifted
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.exact.linear_gaussian import (
     afa_bias_floor,
     afa_expected_excess,
     afa_lifted_floor,
     local_sgd_expected_excess,
 )
-from pflbounds.papers.even2022.checks.common import bound, instance_rng, mc, rng_of, sinkhorn_lambda
+from pflbounds.papers.even2022.checks.common import (
+    grouped_family,
+    instance_rng,
+    mc,
+    rng_of,
+    sinkhorn_lambda,
+)
+from pflbounds.papers.even2022.theory.afa import LEMMA5, THEOREM3
 from pflbounds.problems.clusters import (
     cluster_weights,
     clustered,
+    global_weights,
     regular_graph_weights,
     spectral_radius,
     star_bias_matrix,
@@ -62,7 +70,7 @@ def simulate_p7(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     eta = p["eta_L"] / fam.L
     tr = run_afa(fam, lam @ lam.T, eta, int(KS[-1]), x0, R, rng_of(seed), record=KS)
     kw = _thm3_inputs(fam, lam, x0)
-    bnd = bound("even2022.theorem3", "corrected", eta=eta, K=KS, **kw)
+    bnd = bound(THEOREM3, "corrected", eta=eta, K=KS, **kw)
     exact = afa_expected_excess(fam, lam @ lam.T, eta, x0, KS).mean(axis=1)
     return {"ks": KS.astype(float), **mc(tr.excess.mean(axis=2)), "bound": bnd, "exact": exact}
 
@@ -120,7 +128,7 @@ def simulate_p8(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     x0 = np.zeros(fam.d)
     eta = p["eta_L"] / fam.L
     measured = afa_expected_excess(fam, lam @ lam.T, eta, x0, KS).mean(axis=1)
-    bnd = bound("even2022.theorem3", "corrected", eta=eta, K=KS, **_thm3_inputs(fam, lam, x0))
+    bnd = bound(THEOREM3, "corrected", eta=eta, K=KS, **_thm3_inputs(fam, lam, x0))
     return {"ks": KS.astype(float), "mean": measured, "bound": bnd}
 
 
@@ -148,7 +156,7 @@ def simulate_p9_lemma5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequenc
         cluster_weights(np.repeat(np.arange(fam.N // 2 + 1), 2)[: fam.N])
     floor = afa_bias_floor(fam, lam)
     biasF = float((lam * fam.cross_gap()).sum())
-    bnd = bound("even2022.lemma5", "printed", BiasF=biasF, N=fam.N)
+    bnd = bound(LEMMA5, "printed", BiasF=biasF, N=fam.N)
     return {"ks": np.array([0.0]), "mean": np.array([floor]), "bound": np.atleast_1d(bnd)}
 
 
@@ -183,7 +191,7 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     ks = KS[KS <= p["K"]]
     if p["step"] == "printed":
         eta = 1.0 / (2 * fam.L)
-        printed = bound("even2022.theorem3", "explicit", K=ks, DeltaLam0=kw["F0"],
+        printed = bound(THEOREM3, "explicit", K=ks, DeltaLam0=kw["F0"],
                         **{k: v for k, v in kw.items() if k not in ("rho_W", "F0")})
         corrected = np.full(ks.shape, np.inf)  # the corrected rule excludes this step
     else:
@@ -192,7 +200,7 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
         # Theorem 3's corrected (fixed-step) expression from the catalog, evaluated outside
         # its rho(W) <= 1 condition on purpose: no bound is proven for rho(W) > 1, and this
         # check records whether the expression still holds with the stable step.
-        corrected = np.asarray(numeric(get("even2022.theorem3").form("corrected").expr,
+        corrected = np.asarray(numeric(get(THEOREM3.id).form("corrected").expr,
                                        dict(kw, eta=eta, K=ks)), dtype=float)
     measured = afa_expected_excess(fam, W, eta, x0, ks).mean(axis=1)
     return {"ks": ks.astype(float), "mean": measured, "bound_printed": printed,
@@ -219,13 +227,35 @@ P8_GRID = tuple(
 )
 _CL = {"M": 4, "C": 5, "d": 3, "sep": 3.0, "kappa": 5.0, "sigma2": 1.0, "eta_L": 0.5}
 
+
+def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """P15: the single global model W = 1 1^T/N (sigma = 0) tends to (1/N) sum_i
+    (f_i(x_bar) - f_i^*) with x_bar = mean of the m_j, by the exact recursion at a large K
+    and by the closed-form projection floor."""
+    fam, _, x0 = grouped_family(p)
+    if fam.sigma2 != 0:
+        raise ValueError("P15 compares noise-free limits: use sigma2 = 0")
+    G = global_weights(fam.N)
+    F_K = float(afa_expected_excess(fam, G @ G.T, 0.5 / fam.L, x0, [int(p["K"])]).mean())
+    floor = float(afa_bias_floor(fam, G))
+    target = float(fam.cross_excess(fam.m.mean(axis=0)).mean())
+    res = max(abs(F_K - target), abs(floor - target)) / target
+    return {"residual": np.asarray(res), "target": np.asarray(target),
+            "F_K": np.asarray(F_K), "floor": np.asarray(floor)}
+
+
+_P15 = {"sizes": [3, 3, 3], "d": 3, "sep": 4.0, "sigma2": 0.0, "K": 10**6}
+P15_GRID = (dict(_P15, instance=520, kappa=1.0, x0=0.0),
+            dict(_P15, instance=521, kappa=10.0, x0=3.0, spread=0.3),
+            dict(_P15, instance=522, kappa=4.0, x0=1.0, spread=0.1, sizes=[2, 4, 8]))
+
 CHECKS = [
     Check(
         "even2022.P7", "AFA on clusters below Theorem 3's corrected bound (Monte Carlo)",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p7,
         grid=(dict(_CL, instance=1), dict(_CL, instance=2, C=10, kappa=2.0)),
         quick_grid=(dict(_CL, instance=1),), engine="mc", replicas=1000, block_size=500,
-        result_id="even2022.theorem3", form="corrected",
+        result_id=THEOREM3.id, form="corrected",
         xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="W = Lambda = block 1/C (Corollary 1 weights for clusters): 1000 "
                     "replicas, averaged error F^K with 99% one-sided limits."),
@@ -234,7 +264,7 @@ CHECKS = [
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p7_identity,
         grid=(dict(_CL, instance=3), dict(_CL, instance=4, C=8)),
         quick_grid=(dict(_CL, instance=3),), engine="mc", replicas=8, tolerance=1e-10,
-        result_id="even2022.theorem3", form="printed",
+        result_id=THEOREM3.id, form="printed",
         description="Largest spread of iterates inside a cluster, and relative gap between "
                     "the exact AFA error and the exact mini-batch SGD error."),
     Check(
@@ -243,13 +273,13 @@ CHECKS = [
         grid=tuple(dict(_CL, instance=5, C=c, K=3000) for c in (1, 2, 4, 8, 16)),
         quick_grid=tuple(dict(_CL, instance=5, C=c, K=3000) for c in (1, 4, 16)),
         engine="exact", predicted=-1.0, tolerance=0.02, x_param="C",
-        result_id="even2022.theorem3", form="printed",
+        result_id=THEOREM3.id, form="printed",
         xlabel='C (cluster size)', ylabel='E[F^K] at K = 3000',
         description="Variance floor of AFA with cluster weights, eta = 1/(2L): slope -1 in C."),
     Check(
         "even2022.P8", "Theorem 3 corrected bound, doubly-stochastic Lambda (exact)",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p8, grid=P8_GRID,
-        quick_grid=P8_GRID[::5], engine="exact", result_id="even2022.theorem3",
+        quick_grid=P8_GRID[::5], engine="exact", result_id=THEOREM3.id,
         form="corrected",
         xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="Sinkhorn-normalised random Lambda, circulant k-NN graphs and clusters; "
@@ -264,7 +294,7 @@ CHECKS = [
                                                 for k in (1.0, 8.0))),
         quick_grid=({"instance": 300, "N": 7, "d": 3, "kappa": 1.0, "spread": 1.0,
                      "lam": "hubs", "K": 10**6},),
-        engine="exact", tolerance=1e-6, result_id="even2022.lemma5", form="printed",
+        engine="exact", tolerance=1e-6, result_id=LEMMA5.id, form="printed",
         description="F^K at K = 10^6 (sigma = 0) against (1/2N) sum_c h_c ||(I - P) M_c||^2 "
                     "and against min_y f^Lambda(y) solved with cvxpy/Clarabel."),
     Check(
@@ -274,7 +304,7 @@ CHECKS = [
                     "lam": lam} for i, lam in enumerate(("hubs", "pairs") * 3)),
         quick_grid=({"instance": 320, "N": 7, "d": 3, "kappa": 4.0, "spread": 1.0,
                      "lam": "hubs"},),
-        engine="exact", result_id="even2022.lemma5", form="printed",
+        engine="exact", result_id=LEMMA5.id, form="printed",
         xlabel='instance', ylabel='f^Lambda(y^Lambda) - f_bar(x*)',
         description="f^Lambda(y^Lambda) - f_bar(x^*) against (1/N) sum_ij lambda_ij "
                     "(f_i(x_j^*) - f_i^*), for low-rank row-stochastic and block Lambda."),
@@ -284,7 +314,7 @@ CHECKS = [
         grid=({"instance": 400, "N": 6, "d": 3, "kappa": 3.0, "sigma2": 1.0},
               {"instance": 401, "N": 12, "d": 2, "kappa": 1.0, "sigma2": 0.1}),
         quick_grid=({"instance": 400, "N": 6, "d": 3, "kappa": 3.0, "sigma2": 1.0},),
-        engine="mc", replicas=16, tolerance=1e-10, result_id="even2022.theorem3",
+        engine="mc", replicas=16, tolerance=1e-10, result_id=THEOREM3.id,
         form="printed",
         description="Same noise stream for AFA and for y^{k+1} = y^k - eta Lambda^T "
                     "g^k(Lambda y^k) (Lambda^T, not Lambda as printed in Section 5)."),
@@ -295,9 +325,18 @@ CHECKS = [
                     "step": step} for s2 in (0.01, 0.1) for step in ("printed", "corrected")),
         quick_grid=tuple({"N": 20, "eps": 1.0, "near": 0.9, "far": 1.8, "sigma2": 0.01,
                           "K": 100, "step": step} for step in ("printed", "corrected")),
-        engine="exact", result_id="even2022.theorem3", form="explicit",
+        engine="exact", result_id=THEOREM3.id, form="explicit",
         xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="Corollary 1 weights on a star (centre close to every leaf, leaves far "
                     "apart): rho(W) ~ 5 for N = 20. eta = 1/(2L) diverges; "
                     "eta = 1/(2 L rho(W)) converges."),
+    Check(
+        "even2022.P15", "Single global model: limit error = (1/N) sum_i (f_i(x_bar) - f_i^*)",
+        CheckKind.IDENTITY, Verdict.HOLDS, simulate_p15, grid=P15_GRID,
+        quick_grid=P15_GRID[1:2], engine="exact", tolerance=1e-9,
+        result_id=LEMMA5.id, form="printed",
+        description="W = 1 1^T/N, sigma = 0, eta = 1/(2L): exact E[F^K] at K = 10^6 and the "
+                    "closed-form projection floor, each against (1/N) sum_i (f_i(x_bar) - "
+                    "f_i^*) with x_bar = mean of the m_j (shared H); largest relative gap. "
+                    "This is f^Lambda(y^Lambda) - f_bar(x^*) of Lemma 5 for Lambda = 1 1^T/N."),
 ]

@@ -8,10 +8,9 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.collaborative import run_afo
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.exact.linear_gaussian import afo_expected_excess
 from pflbounds.papers.even2022.checks.common import (
-    bound,
     first_below,
     instance_rng,
     mc,
@@ -19,6 +18,7 @@ from pflbounds.papers.even2022.checks.common import (
     rng_of,
     two_coordinate_family,
 )
+from pflbounds.papers.even2022.theory.afo import EQ6, THEOREM2, THEOREM2_PART2
 from pflbounds.problems.clusters import threshold_weights
 from pflbounds.problems.quadratic import QuadraticFamily
 from pflbounds.reporting.figure_specs import Plot
@@ -49,7 +49,7 @@ def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     fam, lam, x0, V, B, Delta0 = _afo_setup(p)
     eta = p["eta_L"] / fam.L
     measured = afo_expected_excess(fam, lam, eta, x0, KS)
-    bnd = bound("even2022.theorem2", "explicit", eta=eta, mu=fam.mu, L=fam.L, K=KS[:, None],
+    bnd = bound(THEOREM2, "explicit", eta=eta, mu=fam.mu, L=fam.L, K=KS[:, None],
                 Delta0=Delta0[None], sigma2=fam.sigma2, V=V[None], B=B[None])
     i = _worst_agent(measured, bnd)
     return {"ks": KS.astype(float), "mean": measured[:, i], "bound": bnd[:, i],
@@ -62,14 +62,14 @@ def simulate_p1_mc(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -
     eta = p["eta_L"] / fam.L
     ks = KS[KS <= p["K"]]
     tr = run_afo(fam, lam, eta, int(ks[-1]), x0, R, rng_of(seed), record=ks)
-    bnd = bound("even2022.theorem2", "explicit", eta=eta, mu=fam.mu, L=fam.L, K=ks,
+    bnd = bound(THEOREM2, "explicit", eta=eta, mu=fam.mu, L=fam.L, K=ks,
                 Delta0=Delta0[0], sigma2=fam.sigma2, V=V[0], B=B[0])
     exact = afo_expected_excess(fam, lam, eta, x0, ks)[:, 0]
     return {"ks": ks.astype(float), **mc(tr.excess[:, :, 0]), "bound": bnd, "exact": exact}
 
 
 def _eq6_eta(fam, K, Delta0, V) -> np.ndarray:
-    return bound("even2022.eq6", "printed", mu=fam.mu, L=fam.L, K=K, Delta0=Delta0,
+    return bound(EQ6, "printed", mu=fam.mu, L=fam.L, K=K, Delta0=Delta0,
                  sigma2=fam.sigma2, V=V)
 
 
@@ -89,7 +89,7 @@ def simulate_p2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     A = 2 * fam.mu**2 * ks[:, None] * Delta0[None] / (fam.sigma2 * fam.L * V[None])
     ks = ks[(A > 1).all(axis=1)]
     measured = _afo_with_eq6(fam, lam, x0, ks, Delta0, V)
-    bnd = bound("even2022.theorem2", p.get("form", "corrected"), mu=fam.mu, L=fam.L,
+    bnd = bound(THEOREM2, p.get("form", "corrected"), mu=fam.mu, L=fam.L,
                 K=ks[:, None], Delta0=Delta0[None], sigma2=fam.sigma2, V=V[None], B=B[None])
     i = _worst_agent(measured, bnd)
     return {"ks": ks.astype(float), "mean": measured[:, i], "bound": bnd[:, i]}
@@ -113,8 +113,8 @@ def simulate_e6(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     measured = _afo_with_eq6(fam, lam, x0, ks, Delta0, V)[:, 0]
     kw = dict(mu=fam.mu, L=fam.L, K=ks, Delta0=Delta0[0], sigma2=fam.sigma2, V=V[0], B=B[0])
     return {"ks": ks.astype(float), "mean": measured,
-            "bound_printed": bound("even2022.theorem2", "proof", **kw),
-            "bound_corrected": bound("even2022.theorem2", "corrected", **kw)}
+            "bound_printed": bound(THEOREM2, "proof", **kw),
+            "bound_corrected": bound(THEOREM2, "corrected", **kw)}
 
 
 def simulate_p3(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -129,7 +129,7 @@ def simulate_p3(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     Delta0 = fam.excess(np.zeros((n, 2)))
     ks = np.unique(np.round(np.geomspace(p["K_lo"], p["K_hi"], 24))).astype(int)
     measured = _afo_with_eq6(fam, lam, x0, ks, Delta0, V)[:, 0]
-    bnd = bound("even2022.theorem2", "corrected", mu=fam.mu, L=fam.L, K=ks, Delta0=Delta0[0],
+    bnd = bound(THEOREM2, "corrected", mu=fam.mu, L=fam.L, K=ks, Delta0=Delta0[0],
                 sigma2=fam.sigma2, V=V[0], B=0.0)
     fit = ks >= p["fit_from"]
     return {"ks": ks.astype(float), "mean": measured, "bound": bnd, "fit_mask": fit}
@@ -172,7 +172,7 @@ def simulate_p4(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     eps = p["eps"]
     k_eps, n_i = _afo_keps(fam, b, eps, p["K_max"])
     Delta0 = float(fam.excess(np.zeros((fam.N, fam.d)))[0])
-    ub = bound("even2022.theorem2_part2", "explicit", mu=fam.mu, L=fam.L, sigma2=fam.sigma2,
+    ub = bound(THEOREM2_PART2, "explicit", mu=fam.mu, L=fam.L, sigma2=fam.sigma2,
                eps=eps, Neps=n_i, Delta0=Delta0)
     return {"ks": np.array([float(n_i)]), "mean": np.array([k_eps]), "bound": np.atleast_1d(ub)}
 
@@ -207,7 +207,7 @@ CHECKS = [
     Check(
         "even2022.P1", "Theorem 2 explicit bound, any eta <= 1/L (exact)", CheckKind.BOUND_HOLDS,
         Verdict.HOLDS, simulate_p1, grid=P1_GRID, quick_grid=P1_GRID[::4], engine="exact",
-        result_id="even2022.theorem2", form="explicit",
+        result_id=THEOREM2.id, form="explicit",
         xlabel='K (oracle calls)', ylabel='E[f_i(x_i^K)] - f_i* (worst agent)',
         description="Random shared-Hessian quadratics with random row-stochastic weights; "
                     "exact expectations (Appendix A) against (1 - eta mu)^K Delta0 + "
@@ -222,7 +222,7 @@ CHECKS = [
         quick_grid=({"instance": 101, "N": 6, "d": 4, "kappa": 10.0, "sigma2": 1.0,
                      "spread": 1.0, "eta_L": 0.5, "K": 100},),
         engine="mc", replicas=2000, block_size=1000,
-        result_id="even2022.theorem2", form="explicit",
+        result_id=THEOREM2.id, form="explicit",
         xlabel='K (oracle calls)', ylabel='E[f_1(x_1^K)] - f_1*',
         description="AFO simulated with 2000 replicas; one-sided 99% limits with Bonferroni "
                     "over the recorded K."),
@@ -231,7 +231,7 @@ CHECKS = [
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p2,
         grid=tuple(dict(pt, eta_L=0.5) for pt in P1_GRID if pt["eta_L"] == 1.0),
         quick_grid=tuple(dict(pt, eta_L=0.5) for pt in P1_GRID if pt["eta_L"] == 1.0)[::2],
-        engine="exact", result_id="even2022.theorem2", form="corrected",
+        engine="exact", result_id=THEOREM2.id, form="corrected",
         xlabel='K (horizon of Eq. (6))', ylabel='E[f_i(x_i^K)] - f_i* (worst agent)',
         description="Eq. (6) step recomputed for each horizon K; exact expectations against "
                     "Delta0 e^{-K/(2 kappa)} + sigma^2 L V (1 + ln A)/(2 mu^2 K) + B/(2 mu)."),
@@ -241,7 +241,7 @@ CHECKS = [
         grid=({"n": 1, "kappa": 1.0, "sigma2": 200.0, "offset": 2**0.5, "K": 400},
               {"n": 4, "kappa": 4.0, "sigma2": 400.0, "offset": 2.0, "K": 400}),
         quick_grid=({"n": 1, "kappa": 1.0, "sigma2": 200.0, "offset": 2**0.5, "K": 400},),
-        engine="exact", result_id="even2022.theorem2", form="proof",
+        engine="exact", result_id=THEOREM2.id, form="proof",
         xlabel='K (horizon of Eq. (6))', ylabel='E[f_i(x_i^K)] - f_i*',
         description="Large noise so that 1 < A < e over a range of horizons: the proof's "
                     "variance term sigma^2 L ln(A) V/(mu^2 K) vanishes as A -> 1 while the "
@@ -257,7 +257,7 @@ CHECKS = [
         quick_grid=({"instance": 7, "n": 4, "kappa": 5.0, "sigma2": 1.0, "K_lo": 10,
                      "K_hi": 20000, "fit_from": 500},),
         engine="exact", predicted=-1.0, tolerance=0.15, rate_axis="loglog",
-        result_id="even2022.theorem2", form="corrected",
+        result_id=THEOREM2.id, form="corrected",
         xlabel='K (horizon of Eq. (6))', ylabel='E[f_i(x_i^K)] - f_i*',
         description="Log-log slope of the exact error vs K over K >= 500, predicted in "
                     "[-1, -1 + 1/ln A] (tolerance 0.15 around -1)."),
@@ -267,7 +267,7 @@ CHECKS = [
         grid=tuple({"n": n, "kappa": 4.0, "sigma2": 1.0, "K": 2000} for n in (1, 2, 4, 8, 16, 32)),
         quick_grid=tuple({"n": n, "kappa": 4.0, "sigma2": 1.0, "K": 2000} for n in (1, 4, 16)),
         engine="exact", predicted=-1.0, tolerance=0.01, x_param="n",
-        result_id="even2022.theorem2", form="explicit",
+        result_id=THEOREM2.id, form="explicit",
         xlabel='n (identical collaborators)', ylabel='E[f_i(x_i^K)] - f_i* at K = 2000',
         description="n identical agents with lambda = 1/n and eta = 1/(2L): the variance "
                     "floor is exactly proportional to 1/n."),
@@ -278,7 +278,7 @@ CHECKS = [
                    for n in (1, 2, 4, 8, 16) for e in (0.05, 0.01)),
         quick_grid=tuple({"n1": n, "n2": 8, "beta": 2.0, "sigma2": 2.0, "eps": 0.05,
                           "K_max": 20000} for n in (1, 4, 16)),
-        engine="exact", result_id="even2022.theorem2_part2", form="explicit",
+        engine="exact", result_id=THEOREM2_PART2.id, form="explicit",
         plot=Plot("curves", x="ks", group_by=("eps",)),
         xlabel='N_i (agents eps-close to agent i)', ylabel='K_eps (oracle calls)',
         description="Agent 0 has n1 identical agents and 8 far ones; eps-threshold weights "
@@ -292,7 +292,7 @@ CHECKS = [
         quick_grid=tuple({"n1": n, "n2": 0, "sigma2": 2.0, "eps": 0.01, "K_max": 60000}
                          for n in (1, 4, 16)),
         engine="exact", predicted=-1.0, tolerance=0.15, x_param="n1",
-        result_id="even2022.theorem2_part2", form="printed",
+        result_id=THEOREM2_PART2.id, form="printed",
         xlabel='N_i (agents eps-close to agent i)', ylabel='K_eps (oracle calls)',
         description="log K_eps vs log N_i in the variance-dominated regime (slope -1)."),
     Check(
@@ -302,7 +302,7 @@ CHECKS = [
                     "K_max": 200000} for n1, n2 in ((2, 2), (4, 4), (2, 6))),
         quick_grid=({"n1": 4, "n2": 4, "beta": 0.2, "sigma2": 2.0, "gap": 0.02,
                      "K_max": 200000},),
-        engine="exact", tolerance=0.2, result_id="even2022.theorem2_part2", form="printed",
+        engine="exact", tolerance=0.2, result_id=THEOREM2_PART2.id, form="printed",
         description="Relative deviation of K_eps(just below)/K_eps(just above) from "
                     "(n1 + n2)/n1; the bias of the far agents (<= eps/4) absorbs part of the "
                     "budget, hence the 20% tolerance."),

@@ -16,21 +16,25 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.exact.linear_gaussian import afo_limit, local_sgd_expected_excess
-from pflbounds.papers.even2022.checks.common import bound
-from pflbounds.papers.even2022.checks.corollary import _family
+from pflbounds.papers.even2022.checks.common import grouped_family
+from pflbounds.papers.even2022.theory.baselines import (
+    BASELINE_GLOBAL,
+    BASELINE_LOCAL,
+    BASELINE_PERSONALISED,
+)
 from pflbounds.problems.clusters import global_weights, interpolated_weights
 
 
 def simulate_local(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """Exact E[F^K] of local SGD (W = I) against Theorem 3 with Lambda = I (explicit)."""
-    fam, _, x0 = _family(p)
+    fam, _, x0 = grouped_family(p)
     eta = float(p["eta_L"]) / fam.L
     ks = np.unique(np.round(np.geomspace(1, p["K"], 40))).astype(int)
     F = local_sgd_expected_excess(fam, eta, x0, ks).mean(axis=1)
     F0 = float(fam.excess(np.broadcast_to(x0, (fam.N, fam.d))).mean())
-    b = bound("even2022.baseline_local", "explicit", F0=F0, eta=eta, mu=fam.mu, L=fam.L,
+    b = bound(BASELINE_LOCAL, "explicit", F0=F0, eta=eta, mu=fam.mu, L=fam.L,
               sigma2=fam.sigma2, K=ks.astype(float))
     return {"ks": ks.astype(float), "mean": F, "bound": b}
 
@@ -48,13 +52,13 @@ def baseline_weights(p: Mapping[str, Any], N: int) -> np.ndarray:
 def simulate_e24(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """The exact bias floor of the baseline (sigma = 0) against its bias term as printed
     (first powers of b_ij) and corrected (b_ij^2/(2 mu))."""
-    fam, _, _ = _family(p)
+    fam, _, _ = grouped_family(p)
     if fam.sigma2 != 0:
         raise ValueError("E24 compares noise-free floors: use sigma2 = 0")
     lam = baseline_weights(p, fam.N)
     floor = float(afo_limit(fam, lam, 0.5 / fam.L).mean())
     b = fam.bias_matrix()
-    rid = f"even2022.baseline_{p['baseline']}"
+    rid = {"global": BASELINE_GLOBAL, "personalised": BASELINE_PERSONALISED}[p["baseline"]].id
     kw = {"alpha": float(p["alpha"])} if p["baseline"] == "personalised" else {}
     printed = bound(rid, "printed", bsum=float(b.sum()), N=float(fam.N), **kw)
     corrected = bound(rid, "corrected", b2sum=float((b**2).sum()), N=float(fam.N), mu=fam.mu,
@@ -83,7 +87,7 @@ CHECKS = [
     Check(
         "even2022.P15_local", "No collaboration: Theorem 3 with Lambda = I (no bias)",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_local, grid=LOCAL_GRID,
-        quick_grid=LOCAL_GRID[:1], engine="exact", result_id="even2022.baseline_local",
+        quick_grid=LOCAL_GRID[:1], engine="exact", result_id=BASELINE_LOCAL.id,
         form="explicit", xlabel="K (oracle calls)", ylabel="E[F^K], W = I",
         description="Local SGD (W = I) on Q, three groups 4 apart, exact E[F^K] up to K = "
                     "3000 against F^0 e^{-eta mu K} + eta L sigma^2/mu (Theorem 3's safe form "
@@ -92,7 +96,7 @@ CHECKS = [
         "even2022.E24", "Erratum: the baselines' bias terms in first powers of b_ij",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e24, grid=E24_GRID,
         quick_grid=(E24_GRID[0], E24_GRID[3]), engine="exact",
-        result_id="even2022.baseline_global", form="printed",
+        result_id=BASELINE_GLOBAL.id, form="printed",
         xlabel="distance between group centres", ylabel="bias floor",
         description="Three groups of three agents, centres at mutual distance sep, H = diag(1.."
                     "kappa), sigma = 0. Measured: the exact floor of training on the mixtures "

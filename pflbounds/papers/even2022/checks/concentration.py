@@ -21,8 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.even2022.checks.common import bound, instance_rng, mc, rng_of
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.even2022.checks.common import instance_rng, mc, rng_of
+from pflbounds.papers.even2022.theory.concentration import (
+    HKZ_NORM_TAIL,
+    HSU_KAKADE_ZHANG,
+    THEOREM4_BIAS,
+    THEOREM4_RECOVERY,
+)
 from pflbounds.problems.gaussian_means import GaussianMeans
 from pflbounds.reporting.figure_specs import Plot
 
@@ -59,7 +65,7 @@ def simulate_hkz(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     ``p["form"]``, printed or corrected)."""
     eigs = spectrum(p)
     t = float(np.log(1.0 / DELTA_TAIL))
-    tau = float(bound("even2022.hkz_tail", p.get("form", "corrected"), t=t,
+    tau = float(bound(HSU_KAKADE_ZHANG, p.get("form", "corrected"), t=t,
                       **sigma_constants(eigs)))
     x = _norms2(eigs, R, seed)
     return {"violations": x >= tau, "threshold": np.asarray(tau)}
@@ -70,7 +76,7 @@ def simulate_norm_tail(p: Mapping[str, Any], R: int, seed: np.random.SeedSequenc
     eigs = spectrum(p)
     c = sigma_constants(eigs)
     u = 2 * c["nu2"] * float(np.log(1.0 / DELTA_TAIL))
-    _same(float(bound("even2022.hkz_norm_tail", "printed", u=u, nu2=c["nu2"],
+    _same(float(bound(HKZ_NORM_TAIL, "printed", u=u, nu2=c["nu2"],
                       d_eff=c["d_eff"])), DELTA_TAIL, "e^{-u/(2 nu^2)}")
     x = _norms2(eigs, R, seed)
     return {"violations": x >= 4 * u, "threshold": np.asarray(4 * u)}
@@ -88,7 +94,7 @@ def simulate_recovery(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence
     g = _means(p)
     S, C = int(p["S"]), int(p["C"])
     u = 8 * g.nu2 * float(np.log(2 * C / DELTA_RECOVERY)) / S
-    _same(1 - float(bound("even2022.theorem4_recovery", "printed", u=u, S=float(S),
+    _same(1 - float(bound(THEOREM4_RECOVERY, "printed", u=u, S=float(S),
                           C=float(C), nu2=g.nu2, d_eff=g.d_eff)),
           DELTA_RECOVERY, "2C e^{-Su/(8 nu^2)}")
     members = g.labels == 0
@@ -107,8 +113,8 @@ def simulate_bias(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) ->
     vals = (lam * b2).sum(axis=(1, 2))
     kw = dict(S=float(p["S"]), u=float(p["u"]), nu2=g.nu2, d_eff=g.d_eff, Delta2=g.Delta2,
               b_max=float(np.sqrt(b2.max())))
-    printed = bound("even2022.theorem4_bias", "printed", **kw)
-    corrected = bound("even2022.theorem4_bias", "corrected", N=float(g.N), C=float(g.C),
+    printed = bound(THEOREM4_BIAS, "printed", **kw)
+    corrected = bound(THEOREM4_BIAS, "corrected", N=float(g.N), C=float(g.C),
                       D_star=1.0, **kw)
     return {"ks": np.array([float(g.N)]), **mc(vals[:, None]), "bound": np.atleast_1d(corrected),
             "bound_printed": np.atleast_1d(printed), "bound_corrected": np.atleast_1d(corrected)}
@@ -159,36 +165,36 @@ def _probability_check(cid: str, title: str, expected: Verdict, simulate, grid, 
 
 _BIAS_RUN: dict[str, Any] = dict(
     grid=_BIAS, quick_grid=_BIAS[:1], engine="mc", replicas=4000, block_size=2000,
-    result_id="even2022.theorem4_bias", xlabel="N (agents)",
+    result_id=THEOREM4_BIAS.id, xlabel="N (agents)",
     ylabel="E[sum_ij lambda_hat_ij b_ij^2]")
 
 CHECKS = [
     _probability_check(
         "even2022.P12_hkz", "Hsu-Kakade-Zhang tail (corrected threshold)", Verdict.HOLDS,
-        simulate_hkz, _HKZ, DELTA_TAIL, "even2022.hkz_tail", "corrected",
+        simulate_hkz, _HKZ, DELTA_TAIL, HSU_KAKADE_ZHANG.id, "corrected",
         rate_bars("grid point", _sigma_text), quick_grid=_HKZ[:3],
         description="xi ~ N(0, Sigma); a draw violates when ||xi||^2 >= Tr(Sigma) + "
                     "2 ||Sigma||_F sqrt(t) + 2 nu^2 t with t = ln 10; claimed rate <= e^-t = "
                     "0.1. Isotropic, geometric and rank-one spectra, scales 0.01 to 100."),
     _probability_check(
         "even2022.E20", "Erratum: the printed Hsu-Kakade-Zhang threshold is exceeded too often",
-        Verdict.VIOLATED, simulate_hkz, _E20, DELTA_TAIL, "even2022.hkz_tail", "printed",
+        Verdict.VIOLATED, simulate_hkz, _E20, DELTA_TAIL, HSU_KAKADE_ZHANG.id, "printed",
         rate_bars("grid point", _sigma_text), quick_grid=_E20[:1],
         description="Same draws and claim with the printed threshold d_eff nu^2 + 2 sqrt("
                     "||Sigma||_2 t) + 2 nu^2 t (||Sigma||_2 read as ||Sigma||_F). The term "
                     "sqrt(||Sigma||_2 t) does not scale with Sigma: for large covariances "
                     "the level sits near Tr(Sigma) and is exceeded in about a third of the "
-                    "draws. Expected VIOLATED (erratum hkz_threshold)."),
+                    "draws. Expected VIOLATED (erratum20_hkz)."),
     _probability_check(
         "even2022.P12_norm_tail", "Appendix E: P(||xi||^2 >= 4u) <= e^{-u/(2 nu^2)}",
-        Verdict.HOLDS, simulate_norm_tail, _TAIL, DELTA_TAIL, "even2022.hkz_norm_tail",
+        Verdict.HOLDS, simulate_norm_tail, _TAIL, DELTA_TAIL, HKZ_NORM_TAIL.id,
         "printed", rate_bars("grid point", _sigma_text),
         description="xi ~ N(0, Sigma) with u = 2 nu^2 ln 10 (>= nu^2 d_eff, the condition); "
                     "a draw violates when ||xi||^2 >= 4u; claimed rate <= 0.1."),
     _probability_check(
         "even2022.P12_recovery", "Theorem 4 proof: a cluster's sample means all within u",
         Verdict.HOLDS, simulate_recovery, _RECOVERY, DELTA_RECOVERY,
-        "even2022.theorem4_recovery", "printed",
+        THEOREM4_RECOVERY.id, "printed",
         rate_bars("grid point", lambda q: f"C = {q['C']}, d = {q['d']}, S = {q['S']}, "
                                           f"Sigma = {q['Sigma']}"),
         description="Clustered Gaussian means; mu_hat_i is the mean of S samples; a draw "

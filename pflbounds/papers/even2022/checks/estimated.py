@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.collaborative import run_afa_estimated
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.even2022.checks.common import bound, instance_rng, mc, rng_of
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.even2022.checks.common import instance_rng, mc, rng_of
+from pflbounds.papers.even2022.theory.estimated import THEOREM4, THEOREM4_TAIL, THEOREM4_VARIANCE
 from pflbounds.problems.gaussian_means import GaussianMeans
 from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.catalog import get
@@ -31,7 +32,7 @@ def simulate_p12(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     for n, S in enumerate(Ss):
         bhat2 = g.estimate_biases(int(S), R, rng)
         hits[:, n] = (bhat2[:, cross] <= p["u"]).mean(axis=1)
-    bnd = bound("even2022.theorem4_tail", "printed", S=Ss.astype(float), u=p["u"],
+    bnd = bound(THEOREM4_TAIL, "printed", S=Ss.astype(float), u=p["u"],
                 Delta2=g.Delta2, nu2=g.nu2, d_eff=g.d_eff)
     return {"ks": Ss.astype(float), **mc(hits), "bound": bnd, "support": np.array([0.0, 1.0])}
 
@@ -45,7 +46,7 @@ def simulate_p12_variance(p: Mapping[str, Any], R: int, seed: np.random.SeedSequ
     for n, S in enumerate(Ss):
         lam = g.estimated_weights(g.estimate_biases(int(S), R, rng), p["u"])
         vals[:, n] = (lam**2).sum(axis=(1, 2)) / g.N
-    bnd = bound("even2022.theorem4_variance", "printed", S=Ss.astype(float), u=p["u"],
+    bnd = bound(THEOREM4_VARIANCE, "printed", S=Ss.astype(float), u=p["u"],
                 C=float(p["C"]), nu2=g.nu2, d_eff=g.d_eff)
     return {"ks": Ss.astype(float), **mc(vals), "bound": bnd}
 
@@ -66,7 +67,7 @@ def simulate_e17(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     """Erratum #17: the printed Theorem 4 is not unit-consistent, the corrected one is; shown
     by the dimension check and by rescaling x by a factor s (a bound on function values must
     scale like [f])."""
-    r = get("even2022.theorem4")
+    r = get(THEOREM4.id)
     try:
         r.dimension_check("printed")
         printed_ok = True
@@ -102,7 +103,7 @@ CHECKS = [
         grid=(_P12, dict(_P12, instance=601, d=3, Sigma=[1.0, 0.5, 0.25], u=0.8,
                          S=[12, 16, 20])),
         quick_grid=(_P12,), engine="mc", replicas=20000, block_size=5000,
-        result_id="even2022.theorem4_tail", form="printed",
+        result_id=THEOREM4_TAIL.id, form="printed",
         plot=Plot("tail"),
         xlabel='S (estimation samples)', ylabel='P(b_hat^2 <= u), cross-cluster pairs',
         description="Gaussian samples (sub-Gaussian, unlike z z^T); fraction of cross-cluster "
@@ -112,7 +113,7 @@ CHECKS = [
         "even2022.P12_variance", "Theorem 4 proof: variance factor of the estimated weights",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p12_variance,
         grid=(_P12,), engine="mc", replicas=4000, block_size=2000,
-        result_id="even2022.theorem4_variance", form="printed",
+        result_id=THEOREM4_VARIANCE.id, form="printed",
         xlabel='S (estimation samples)', ylabel='(1/N) E[sum lambda_hat^2]',
         description="(1/N) E[sum lambda_hat^2] against 1/C + 2C exp(-Su/(8 nu^2))."),
     Check(
@@ -121,7 +122,7 @@ CHECKS = [
         grid=tuple(dict(_P13, instance=700, C=c) for c in (2, 4, 8, 16)),
         quick_grid=tuple(dict(_P13, instance=700, C=c) for c in (2, 8)),
         engine="mc", replicas=200, block_size=100, predicted=-1.0, tolerance=0.15,
-        x_param="C", result_id="even2022.theorem4", form="corrected",
+        x_param="C", result_id=THEOREM4.id, form="corrected",
         xlabel='C (cluster size)', ylabel='E[F^K] at K = 400',
         description="Clustered Gaussian means, S = 60 estimation samples, u = Delta^2/4, "
                     "eta = 1/(2 L rho(W_hat)); averaged error at K = 400 vs C (slope -1)."),
@@ -129,7 +130,7 @@ CHECKS = [
         "even2022.E17", "Erratum: Theorem 4 statement is not unit-consistent",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_e17,
         grid=({"scale": 10.0}, {"scale": 0.1}), engine="symbolic", tolerance=0.0,
-        result_id="even2022.theorem4", form="printed",
+        result_id=THEOREM4.id, form="printed",
         description="Residual 0 when the printed form fails the dimension check, the corrected "
                     "form passes it, and only the corrected value is invariant when x is "
                     "rescaled (f fixed)."),

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.even2022.checks.common import bound
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.even2022.theory.sgd import LEMMA6_EPS
 
 
 def _sgd_moments(mu: float, eta: float, sigma2: float, x0: float, T: int):
@@ -35,13 +35,13 @@ def simulate_e15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     _, _, m, v = _sgd_moments(mu, eta_p, sigma2, x0, T_p)
     avg_err = 0.5 * mu * (m**2 + v)
     eta_c = min(mu * eps / (3 * L * sigma2), 1 / (2 * L))
-    T_c = int(bound("even2022.lemma6_eps", "corrected", L=L, mu=mu, sigma2=sigma2, eps=eps,
+    T_c = int(bound(LEMMA6_EPS, "corrected", L=L, mu=mu, sigma2=sigma2, eps=eps,
                     Delta0=f0))
     lm, lv, _, _ = _sgd_moments(mu, eta_c, sigma2, x0, T_c)
     last_err = 0.5 * mu * (lm**2 + lv)
     return {"ks": np.array([float(T_p), float(T_c)]), "mean": np.array([avg_err, last_err]),
             "bound_printed": np.array([eps, np.inf]), "bound_corrected": np.array([np.inf, eps]),
-            "T_printed_formula": np.asarray(bound("even2022.lemma6_eps", "printed", L=L, mu=mu,
+            "T_printed_formula": np.asarray(bound(LEMMA6_EPS, "printed", L=L, mu=mu,
                                                   sigma2=sigma2, eps=eps, Delta0=f0))}
 
 
@@ -52,7 +52,7 @@ CHECKS = [
         grid=tuple({"sigma2": s2, "f0": 1.0, "eps": e} for s2 in (1e-3, 1.0)
                    for e in (1e-2, 1e-4)),
         quick_grid=({"sigma2": 1e-3, "f0": 1.0, "eps": 1e-4},), engine="exact",
-        result_id="even2022.lemma6_eps", form="printed",
+        result_id=LEMMA6_EPS.id, form="printed",
         xlabel='T (SGD steps)', ylabel='E f(x) - f* (averaged, then last iterate)',
         description="f = x^2/2 with Gaussian gradient noise, exact moments: the averaged "
                     "iterate after T_eps steps keeps about f_0/ln(f_0/eps)^2 >> eps; the last "
