@@ -54,7 +54,8 @@ def _split(result: Any, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict
     derivation of ``result`` reads."""
     import numpy as np
 
-    from pflbounds.cli import CliError, load_matrix
+    from pflbounds.cli.errors import CliError
+    from pflbounds.cli.inputs import load_matrix
 
     matrix_names = {n for dv in result.derivations for n in dv.needs}
     scalars: dict[str, Any] = {}
@@ -278,7 +279,8 @@ def complexity(paper: str, *, objective: str | None = None, algorithm: str | Non
     matrices: dict[str, Any] = {}
     for n, v in values.items():
         if isinstance(v, (str, Path)):
-            from pflbounds.cli import CliError, load_matrix
+            from pflbounds.cli.errors import CliError
+            from pflbounds.cli.inputs import load_matrix
 
             try:
                 matrices[n] = load_matrix(str(v), n)
