@@ -54,8 +54,8 @@ def load_suite_arg(name: str | None):
 
 
 def _print_outcomes(outcomes) -> None:
-    """One line per outcome in the words of :mod:`pflbounds.checking.vocabulary`."""
-    from pflbounds.checking.vocabulary import outcome_line
+    """One line per outcome (:mod:`pflbounds.checking.lines`)."""
+    from pflbounds.checking.lines import outcome_line
 
     width = max(len(o.check_id) for o in outcomes)
     for o in outcomes:
