@@ -47,13 +47,7 @@ import numpy as np
 
 from pflbounds.checking.bound_verdicts import Family, bound_family
 from pflbounds.checking.check import Check
-from pflbounds.checking.details import (
-    claim_reference,
-    claim_text,
-    entry_text,
-    excess,
-    g,
-)
+from pflbounds.checking.details import claim_reference, claim_text, entry_text, excess, g
 from pflbounds.checking.evidence import EvidenceError
 from pflbounds.checking.fits import fits_evaluation, rate_fits, scaling_fits
 from pflbounds.checking.kinds import CheckKind, Verdict

@@ -10,12 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.checking.details import claim_reference, claim_text
-from pflbounds.reporting.figure_common import (
-    MAX_GROUPS,
-    outcome_title,
-    params_text,
-    point_names,
-)
+from pflbounds.reporting.figure_common import MAX_GROUPS, outcome_title, params_text, point_names
 from pflbounds.reporting.numbers import fmt
 from pflbounds.reporting.spec_builders import figure, series, table
 
