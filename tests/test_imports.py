@@ -64,17 +64,17 @@ def _imports(module: str, path: Path) -> dict[str, int]:
 GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
 
 
-def _cycles() -> list[set[str]]:
+def _cycles(graph: dict[str, dict[str, int]] = GRAPH) -> list[set[str]]:
     """The strongly connected components of more than one module (Tarjan, iterative)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on: set[str] = set()
     found: list[set[str]] = []
-    for start in GRAPH:
+    for start in graph:
         if start in index:
             continue
-        work = [(start, iter(GRAPH[start]))]
+        work = [(start, iter(graph[start]))]
         index[start] = low[start] = len(index)
         stack.append(start)
         on.add(start)
@@ -86,7 +86,7 @@ def _cycles() -> list[set[str]]:
                     index[w] = low[w] = len(index)
                     stack.append(w)
                     on.add(w)
-                    work.append((w, iter(GRAPH[w])))
+                    work.append((w, iter(graph[w])))
                 elif w in on:
                     low[v] = min(low[v], index[w])
                 continue
@@ -130,6 +130,19 @@ def test_the_graph_is_read():
     assert "pflbounds.checking.outcome" in GRAPH["pflbounds.checking.check"]  # TYPE_CHECKING
     assert "pflbounds.symbolic.catalog" in GRAPH["pflbounds.cli.compute"]  # from pkg import mod
     assert len(MODULES) > 200
+
+
+def test_the_circle_finder_finds_a_planted_circle():
+    planted = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}, "e": {}}
+    assert _cycles(planted) == [{"a", "b", "c"}]
+    assert _cycles({"a": {"b": 1}, "b": {}}) == []
+
+
+def test_layers_rank_upward_imports():
+    assert layer("pflbounds.symbolic.result")[0] < layer("pflbounds.exact.propagator")[0]
+    assert layer("pflbounds.audit.mutants")[0] < layer("pflbounds.papers.even2022.checks")[0]
+    assert layer("pflbounds.papers.even2022")[0] < layer("pflbounds.cli.run")[0]
+    assert layer("pflbounds.version") == (0, "foundation")
 
 
 def test_no_import_circle():

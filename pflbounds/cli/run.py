@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pflbounds.cli.errors import EXIT_UNEXPECTED, CliError, with_paper_hint
 from pflbounds.cli.output import fmt_bytes, print_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.running.cache import TaskCache
+    from pflbounds.running.suite import Suite
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -40,7 +46,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if outcome.as_expected else EXIT_UNEXPECTED
 
 
-def load_suite_arg(name: str | None):
+def load_suite_arg(name: str | None) -> Suite:
     """The suite a command names (a suite name or a file; default quick), read
     (:mod:`pflbounds.running.locations`); every problem is one line."""
     from pflbounds.running.locations import read_suite, suite_file
@@ -62,7 +68,7 @@ def _print_outcomes(outcomes) -> None:
         print(outcome_line(o, width))
 
 
-def open_cache(args: argparse.Namespace):
+def open_cache(args: argparse.Namespace) -> TaskCache | None:
     """The task cache of a run (None with --no-cache)."""
     from pflbounds.running.cache import CacheError, TaskCache
 
@@ -88,7 +94,7 @@ def _run_stats_line(stats, cache) -> str:
             f"{failed}{warned} in {stats.seconds:.1f} s ({where})")
 
 
-def sweep(args: argparse.Namespace, run):
+def sweep(args: argparse.Namespace, run: Callable[..., Any]) -> tuple[TaskCache | None, Any]:
     """Run ``run(cache=..., scheduler=..., progress=...)`` with the run options; Ctrl-C or
     SIGTERM end it with one line (finished tasks stay in the cache)."""
     from pflbounds.running.backends import connect
