@@ -307,12 +307,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_complexity(args: argparse.Namespace) -> int:
-    from pflbounds.symbolic import catalog
+    from pflbounds.symbolic import catalog, loader
     from pflbounds.symbolic.complexity import complexity_table
 
+    if not loader.load_paper(args.paper):  # only its paper; every one to name the known
+        loader.load_papers()
     values, matrices = parse_inputs(args.inputs)
-    check_vector_inputs(values, catalog.results(args.paper) if args.paper in catalog.papers()
-                        else [], f"complexity --paper {args.paper}")
+    check_vector_inputs(values, catalog.results(args.paper)
+                        if args.paper in catalog.loaded_papers() else [],
+                        f"complexity --paper {args.paper}")
     try:
         table = complexity_table(args.paper, values, matrices,
                                          objective=args.objective, algorithm=args.algorithm)
