@@ -102,10 +102,15 @@ def _main(argv: Sequence[str] | None) -> int:
 
     try:
         # every paper loads (or its failure is named) before any command runs; eval, solve
-        # and complexity, about one paper, load only that paper (a fast start)
+        # and complexity, about one paper, load only that paper (a fast start); list, show
+        # and validate read the papers' indexes (pflbounds.running.index) and import only
+        # the papers whose sources changed since they were indexed (every paper for list
+        # and validate, its own for show)
+        args.use_index = args.command in ("list", "show", "validate") and \
+            not getattr(args, "no_cache", False) and _index_usable()
         if args.command in ("eval", "solve"):
             load_for_result(args.result_id)
-        elif args.command in ("report", "complexity"):
+        elif args.command in ("report", "complexity") or args.use_index:
             pass  # report loads the papers its source names (all of them for a suite)
         else:
             load_papers(checks=args.command in ("check", "validate", "report", "audit")
@@ -138,3 +143,10 @@ def _main(argv: Sequence[str] | None) -> int:
               "traceback)", file=sys.stderr)
         return EXIT_INTERNAL
 
+
+def _index_usable() -> bool:
+    """Whether the command may read the papers' indexes (:func:`pflbounds.running.index.view.
+    usable`)."""
+    from pflbounds.running.index.view import usable
+
+    return usable()

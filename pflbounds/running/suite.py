@@ -32,7 +32,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
@@ -146,8 +146,18 @@ class Suite:
         return [e.check for e in self.entries]
 
 
-def load_suite(path: str | Path) -> Suite:
-    """Read and resolve a suite file; raises :class:`SuiteError` with the file name."""
+class CheckSource(Protocol):
+    """Where a suite's check ids resolve: the check registry, or the papers' indexes
+    (:class:`pflbounds.running.index.view.PaperIndex`)."""
+
+    def get(self, check_id: str) -> Check: ...
+
+    def match(self, pattern: str) -> list[Check]: ...
+
+
+def load_suite(path: str | Path, checks: CheckSource | None = None) -> Suite:
+    """Read and resolve a suite file (its check ids through ``checks``, default the check
+    registry); raises :class:`SuiteError` with the file name."""
     path = Path(path)
     try:
         with path.open("rb") as fh:
@@ -164,7 +174,7 @@ def load_suite(path: str | Path) -> Suite:
     except RecursionError:
         raise SuiteError(f"{path}: invalid suite file: its arrays or tables nest too deeply "
                          "to read (a suite is a name, settings and [[checks]] entries)") from None
-    return parse_suite(data, source=str(path), path=path)
+    return parse_suite(data, source=str(path), path=path, checks=checks)
 
 
 def check_suite_name(name: object, source: str, *, from_stem: bool = False) -> str:
@@ -183,8 +193,11 @@ def check_suite_name(name: object, source: str, *, from_stem: bool = False) -> s
 
 
 def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
-                path: Path | None = None) -> Suite:
-    """Validate a suite mapping and resolve its check ids and globs."""
+                path: Path | None = None, checks: CheckSource | None = None) -> Suite:
+    """Validate a suite mapping and resolve its check ids and globs (through ``checks``,
+    default the check registry)."""
+    resolver: CheckSource = registry if checks is None else checks  # type: ignore[assignment]
+
     def fail(msg: str) -> SuiteError:
         return SuiteError(f"{source}: {msg}")
 
@@ -228,12 +241,12 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
         if egrid not in GRIDS:
             raise fail(f"{where} ({pattern}): grid must be one of {GRIDS}, got {egrid!r}")
         if any(ch in pattern for ch in "*?["):
-            found = registry.match(pattern)
+            found = resolver.match(pattern)
             if not found:
                 raise fail(f"{where}: pattern {pattern!r} matches no registered check")
         else:
             try:
-                found = [registry.get(pattern)]
+                found = [resolver.get(pattern)]
             except KeyError as exc:
                 raise fail(f"{where}: {exc}") from None
         for check in found:

@@ -1,0 +1,89 @@
+"""Building a paper's index from its modules (imported here, as a command without an index
+would import them).
+
+Each part is built from the registries of this process after the paper package is loaded
+(:func:`pflbounds.symbolic.loader.load_package`): the catalog for the ``results`` part, the
+check registry for the ``checks`` part. A paper that fails to import raises its
+:class:`~pflbounds.symbolic.loader.PaperLoadError` here, as it would without an index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pflbounds.symbolic import loader
+
+
+def paper_id(package: str) -> str:
+    """The paper id of a package: the last component of its module name."""
+    return package.rsplit(".", 1)[-1]
+
+
+def _within(module: str | None, package: str) -> bool:
+    return bool(module) and (module == package or module.startswith(package + "."))
+
+
+def results_part(package: str) -> dict[str, Any]:
+    """``paper`` (the record the package registers: id, title, citation, digest, or None),
+    ``results`` (one listing row per result, in the catalog's order: id, label, kind,
+    quantity, forms) and ``algorithms`` (per result id, the functions that implement its
+    method: dotted name, ``source`` file and line, and ``missing``, why it does not exist or
+    None)."""
+    from pflbounds.symbolic import catalog
+    from pflbounds.symbolic.location import dotted_source, missing_method
+
+    loader.load_package(package)
+    pid = paper_id(package)
+    results = catalog.in_load_order([r for r in catalog.loaded_results() if r.paper == pid])
+    algorithms: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        names = catalog.loaded_algorithms_of(r.id)
+        if names:
+            algorithms[r.id] = [
+                {"name": a, "source": list(src) if (src := dotted_source(a)) else None,
+                 "missing": missing_method(a)} for a in names]
+    return {
+        "paper": catalog.loaded_papers().get(pid),
+        "results": [{"id": r.id, "label": r.label, "kind": str(r.kind),
+                     "quantity": r.quantity, "forms": list(r.forms)} for r in results],
+        "algorithms": algorithms,
+    }
+
+
+def checks_part(package: str) -> dict[str, Any]:
+    """``paper`` (as in :func:`results_part`) and ``checks``: the record
+    (:func:`pflbounds.checking.indexed.record_of`) of every check the package's check modules
+    register, by id; ``checks`` is None when one of them has no exact record (``unindexed``
+    names it), and the part is then not stored."""
+    from pflbounds.checking import registry
+    from pflbounds.checking.indexed import record_of
+    from pflbounds.running.fingerprint import code_record
+    from pflbounds.symbolic import catalog
+    from pflbounds.symbolic.location import object_source
+
+    loader.load_package(package, checks=True)
+    records = []
+    for c in registry.loaded_checks():
+        module = registry.module_of(c.id)
+        if not _within(module, package):
+            continue
+        rec = record_of(c, module=module, source=object_source(c.simulate), **code_record(c))
+        if rec is None:
+            return {"paper": catalog.loaded_papers().get(paper_id(package)), "checks": None,
+                    "unindexed": c.id}
+        records.append(rec)
+    return {"paper": catalog.loaded_papers().get(paper_id(package)), "checks": records}
+
+
+def build_part(package: str, part: str) -> dict[str, Any]:
+    """The ``part`` (``results`` or ``checks``) of the index of ``package``."""
+    if part == "results":
+        return results_part(package)
+    if part == "checks":
+        return checks_part(package)
+    raise ValueError(f"unknown index part {part!r}")
+
+
+def storable(part: dict[str, Any]) -> bool:
+    """Whether a built part may be stored (every check of a ``checks`` part recorded)."""
+    return part.get("checks", []) is not None
