@@ -175,7 +175,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             f: {
                 "expression": {p: sp.sstr(e) for p, e in r.forms[f].exprs.items()}
                 if r.forms[f].parts else sp.sstr(r.forms[f].expr),
-                "latex": r.latex(f), "note": r.forms[f].note,
+                # LaTeX only for --json, which prints it (sympy's LaTeX printer simplifies
+                # and imports sympy.physics: half a second the text never shows)
+                **({"latex": r.latex(f)} if args.json else {}), "note": r.forms[f].note,
                 "conditions": [str(c) for c in r.forms[f].conditions],
                 "instance_relations": [
                     {"relation": h.text, "reason": h.reason}

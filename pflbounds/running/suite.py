@@ -32,14 +32,16 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
-from pflbounds.checking.outcome import Outcome
 from pflbounds.limits import MAX_REPLICAS
-from pflbounds.running.cache import TaskCache
-from pflbounds.running.executor import RunSpec, Sweep, sweep
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.checking.outcome import Outcome
+    from pflbounds.running.cache import TaskCache
+    from pflbounds.running.executor import Sweep
 
 LOCAL_SUITES = Path("validation")
 """The suites folder of the current folder: its files win over the shipped ones."""
@@ -273,6 +275,8 @@ def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
     """:func:`run_suite` with per grid point provenance and the run's statistics; a check
     that needs an extra that is not installed is skipped, with the reason
     (:attr:`~pflbounds.running.executor.Sweep.skipped`)."""
+    from pflbounds.running.executor import RunSpec, sweep  # the executors load to run
+
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
     return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
                  multiplicity=multiplicity, scheduler=scheduler, cache=cache,
