@@ -19,7 +19,8 @@ def paper_id(package: str) -> str:
     return package.rsplit(".", 1)[-1]
 
 
-def _within(module: str | None, package: str) -> bool:
+def within(module: str | None, package: str) -> bool:
+    """Whether the module ``module`` is the package ``package`` or one of its modules."""
     return bool(module) and (module == package or module.startswith(package + "."))
 
 
@@ -65,7 +66,7 @@ def checks_part(package: str) -> dict[str, Any]:
     records = []
     for c in registry.loaded_checks():
         module = registry.module_of(c.id)
-        if not _within(module, package):
+        if not within(module, package):
             continue
         rec = record_of(c, module=module, source=object_source(c.simulate), **code_record(c))
         if rec is None:

@@ -145,7 +145,7 @@ class PaperIndex:
             records = self.part(package, "checks")["checks"]
             if records is None:  # built just now, from the imported modules
                 found = {c.id: c for c in registry.loaded_checks()
-                         if build._within(registry.module_of(c.id), package)}
+                         if build.within(registry.module_of(c.id), package)}
             else:
                 found = {r["id"]: check_of(r) for r in records}
             self._checks[package] = found
