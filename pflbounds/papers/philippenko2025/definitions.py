@@ -62,7 +62,7 @@ DEFINITION1 = result(
     [form("printed", phi_r * sigma_eff2 / sigma_k2)],
     relation="=", source="Definition 1",
     errata=(ERRATA["erratum20"], ERRATA["erratum19"], ERRATA["erratum22"], ERRATA["erratum25"],
-            ERRATA["erratum26"]),
+            ERRATA["erratum31"]),
     quantity_typst="alpha_(i k)^t",
 )
 
