@@ -1,5 +1,6 @@
 """The philippenko2025 calculator: values against an independent computation from the
-paper's formulas, the CLI (matrices b and c, clustered description) and its errors."""
+paper's formulas, the CLI (matrices b and c, clustered description, per-client sigma_k^2)
+and its errors, which are those of ``eval``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ import numpy as np
 import pytest
 
 from pflbounds.cli import main, matrix_inputs
+from pflbounds.papers.philippenko2025.theory.sample_complexity import (
+    COROLLARY1,
+    COROLLARY1_BINARY,
+)
+from pflbounds.symbolic import HypothesisError, evaluate, get
 from pflbounds.symbolic.catalog import complexity_table
 from pflbounds.symbolic.evaluate import InputError
 
@@ -141,3 +147,50 @@ def test_lower_bound_reuses_even2022():
     pr = next(r for r in t["rows"] if r["form"] == "printed" and r["algorithm"] == "lower")
     assert np.allclose(pr["iterations"], (1 / 0.25) * 2.0 / (0.01 * 2))
     assert math.isclose(float(lb["iterations"][0]), float(pr["iterations"][0]))
+
+
+_CX = dict(mu=1.0, beta=2.0, eps=0.1, sigma2=1.0, lam=0.5, N=4, clusters=2, b_between=1.0)
+
+
+@pytest.mark.parametrize("bad, result, form, values", [
+    ({"mu": 3.0}, COROLLARY1, "printed", dict(C=2, beta=2, eps=0.1, mu=3, sigma_suf2=1)),
+    ({"lam": 1.5}, COROLLARY1_BINARY, "printed",
+     dict(C=2, Nstar=2, beta=2, eps=0.1, lam=1.5, mu=1, sigma2=1)),
+    ({"eps0": 0.01}, COROLLARY1, "general",
+     dict(C=2, beta=2, eps=0.1, eps0=0.01, mu=1, sigma_suf2=1)),
+    ({"C": 1.0}, COROLLARY1, "printed", dict(C=1, beta=2, eps=0.1, mu=1, sigma_suf2=1)),
+])
+def test_the_calculator_refuses_what_eval_refuses(bad, result, form, values):
+    complexity_table("philippenko2025", _CX, {})  # the base point is accepted
+    with pytest.raises((InputError, HypothesisError)) as calc:
+        complexity_table("philippenko2025", {**_CX, **bad}, {})
+    with pytest.raises((InputError, HypothesisError)) as ev:
+        evaluate(get(result.id), form, **values)
+    assert type(calc.value) is type(ev.value)
+    assert str(calc.value).split(" fails")[0] == str(ev.value).split(" fails")[0]
+
+
+S2 = np.array([0.5, 1.0, 2.0, 1.0, 1.0, 4.0])
+
+
+def test_complexity_reads_a_per_client_vector(tmp_path, capsys):
+    lab = np.arange(6) % 2
+    b = 2.0 * (lab[:, None] != lab[None, :])
+    np.savetxt(tmp_path / "b.csv", b, delimiter=",")
+    code = main(["complexity", "--paper", "philippenko2025", "mu=1", "beta=1", "eps=0.5",
+                 "lam=0.5", "sigma2=" + ",".join(f"{v:g}" for v in S2),
+                 f"b={tmp_path / 'b.csv'}", "--json"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    got = [c["sigma_suf2_binary"] for c in doc["clients"]]
+    x = np.maximum(1 - b**2 / (2 * 1.0 * 0.5), 0.0)  # Definition 2, binary, typed by hand
+    psi = np.where(x >= 0.5, 0.5 * x, 0.0)
+    assert np.allclose(got, 1 / (psi / S2).sum(1), rtol=1e-13)
+
+
+def test_complexity_names_a_wrong_length_without_matrices(capsys):
+    code = main(["complexity", "--paper", "philippenko2025", "mu=2", "beta=2", "sigma2=1,1,1",
+                 "eps=0.05", "lam=0.5", "N=6", "clusters=2", "b_between=1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1
+    assert "sigma2 has 3 values; expected one number or 6 numbers (one per client)" in err[0]
