@@ -17,6 +17,7 @@ from pflbounds.papers.philippenko2025.theory.sample_complexity import (
 )
 from pflbounds.symbolic import HypothesisError, evaluate, get
 from pflbounds.symbolic.catalog import complexity_table
+from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable
 from pflbounds.symbolic.evaluate import InputError
 
 
@@ -42,6 +43,29 @@ def _independent(b, c, s2, mu, beta, eps, lam, C, eps0=None):
                 / eps - g0 - 1
         out[crit] = d
     return out
+
+
+def test_the_table_is_typed_with_one_row_per_criterion_form_and_lower_bound():
+    v = dict(mu=1.0, beta=1.0, eps=0.05, sigma2=1.0, lam=0.5, eps0=1.0, N=4, clusters=2,
+             b_between=3.0)
+    t = complexity_table("philippenko2025", v, {})
+    assert isinstance(t, ComplexityTable) and t.paper == "philippenko2025"
+    assert all(isinstance(r, ComplexityRow) for r in t.rows)
+    assert [(r.algorithm, r.result, r.form) for r in t.rows] == [
+        ("binary", COROLLARY1.id, "printed"), ("binary", COROLLARY1.id, "corrected"),
+        ("continuous", COROLLARY1.id, "printed"), ("continuous", COROLLARY1.id, "corrected"),
+        ("lower", "even2022.theorem1", "corrected"), ("lower", "even2022.theorem1", "printed")]
+    assert [k for k, _ in t.count_columns] == ["iterations", "Nstar", "sigma_suf2", "floor",
+                                               "ratio"]
+    assert all(r.relation == ("=" if r.algorithm != "lower" else ">=") for r in t.rows)
+    # the fewest iterations among the forms the inputs ask for (corrected: eps0 is given)
+    worst = {r.method: float(np.max(r.counts["iterations"])) for r in t.rows
+             if r.form == "corrected" and r.algorithm != "lower"}
+    assert t.best == {"iterations": min(worst, key=worst.get)}
+    assert [r.error for r in t.rows if r.algorithm == "lower"] == [None, None]
+    assert t.extra["inputs"]["C"] == 2.0 and len(t.extra["clients"]) == 4
+    t = complexity_table("philippenko2025", {**v, "eps": 1.0}, {})  # outside 0 < eps < 1/16
+    assert "eps < 1/16" in t.rows[-1].error and t.rows[-1].counts["iterations"] is None
 
 
 def _rows(t, crit, form):
