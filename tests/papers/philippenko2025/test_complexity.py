@@ -16,8 +16,7 @@ from pflbounds.papers.philippenko2025.theory.sample_complexity import (
     COROLLARY1_BINARY,
 )
 from pflbounds.symbolic import HypothesisError, evaluate, get
-from pflbounds.symbolic.catalog import complexity_table
-from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable
+from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable, complexity_table
 from pflbounds.symbolic.evaluate import InputError
 
 
