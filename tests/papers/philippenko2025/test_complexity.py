@@ -1,5 +1,6 @@
 """The philippenko2025 calculator: values against an independent computation from the
-paper's formulas, the CLI (matrices b and c, clustered description) and its errors."""
+paper's formulas, the CLI (matrices b and c, clustered description, per-client sigma_k^2)
+and its errors, which are those of ``eval``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ import numpy as np
 import pytest
 
 from pflbounds.cli import main, matrix_inputs
-from pflbounds.symbolic.complexity import complexity_table
+from pflbounds.papers.philippenko2025.theory.sample_complexity import (
+    COROLLARY1,
+    COROLLARY1_BINARY,
+)
+from pflbounds.symbolic import HypothesisError, evaluate, get
+from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable, complexity_table
 from pflbounds.symbolic.evaluate import InputError
 
 
@@ -36,6 +42,29 @@ def _independent(b, c, s2, mu, beta, eps, lam, C, eps0=None):
                 / eps - g0 - 1
         out[crit] = d
     return out
+
+
+def test_the_table_is_typed_with_one_row_per_criterion_form_and_lower_bound():
+    v = dict(mu=1.0, beta=1.0, eps=0.05, sigma2=1.0, lam=0.5, eps0=1.0, N=4, clusters=2,
+             b_between=3.0)
+    t = complexity_table("philippenko2025", v, {})
+    assert isinstance(t, ComplexityTable) and t.paper == "philippenko2025"
+    assert all(isinstance(r, ComplexityRow) for r in t.rows)
+    assert [(r.algorithm, r.result, r.form) for r in t.rows] == [
+        ("binary", COROLLARY1.id, "printed"), ("binary", COROLLARY1.id, "corrected"),
+        ("continuous", COROLLARY1.id, "printed"), ("continuous", COROLLARY1.id, "corrected"),
+        ("lower", "even2022.theorem1", "corrected"), ("lower", "even2022.theorem1", "printed")]
+    assert [k for k, _ in t.count_columns] == ["iterations", "Nstar", "sigma_suf2", "floor",
+                                               "ratio"]
+    assert all(r.relation == ("=" if r.algorithm != "lower" else ">=") for r in t.rows)
+    # the fewest iterations among the forms the inputs ask for (corrected: eps0 is given)
+    worst = {r.method: float(np.max(r.counts["iterations"])) for r in t.rows
+             if r.form == "corrected" and r.algorithm != "lower"}
+    assert t.best == {"iterations": min(worst, key=worst.get)}
+    assert [r.error for r in t.rows if r.algorithm == "lower"] == [None, None]
+    assert t.extra["inputs"]["C"] == 2.0 and len(t.extra["clients"]) == 4
+    t = complexity_table("philippenko2025", {**v, "eps": 1.0}, {})  # outside 0 < eps < 1/16
+    assert "eps < 1/16" in t.rows[-1].error and t.rows[-1].counts["iterations"] is None
 
 
 def _rows(t, crit, form):
@@ -141,3 +170,50 @@ def test_lower_bound_reuses_even2022():
     pr = next(r for r in t["rows"] if r["form"] == "printed" and r["algorithm"] == "lower")
     assert np.allclose(pr["iterations"], (1 / 0.25) * 2.0 / (0.01 * 2))
     assert math.isclose(float(lb["iterations"][0]), float(pr["iterations"][0]))
+
+
+_CX = dict(mu=1.0, beta=2.0, eps=0.1, sigma2=1.0, lam=0.5, N=4, clusters=2, b_between=1.0)
+
+
+@pytest.mark.parametrize("bad, result, form, values", [
+    ({"mu": 3.0}, COROLLARY1, "printed", dict(C=2, beta=2, eps=0.1, mu=3, sigma_suf2=1)),
+    ({"lam": 1.5}, COROLLARY1_BINARY, "printed",
+     dict(C=2, Nstar=2, beta=2, eps=0.1, lam=1.5, mu=1, sigma2=1)),
+    ({"eps0": 0.01}, COROLLARY1, "general",
+     dict(C=2, beta=2, eps=0.1, eps0=0.01, mu=1, sigma_suf2=1)),
+    ({"C": 1.0}, COROLLARY1, "printed", dict(C=1, beta=2, eps=0.1, mu=1, sigma_suf2=1)),
+])
+def test_the_calculator_refuses_what_eval_refuses(bad, result, form, values):
+    complexity_table("philippenko2025", _CX, {})  # the base point is accepted
+    with pytest.raises((InputError, HypothesisError)) as calc:
+        complexity_table("philippenko2025", {**_CX, **bad}, {})
+    with pytest.raises((InputError, HypothesisError)) as ev:
+        evaluate(get(result.id), form, **values)
+    assert type(calc.value) is type(ev.value)
+    assert str(calc.value).split(" fails")[0] == str(ev.value).split(" fails")[0]
+
+
+S2 = np.array([0.5, 1.0, 2.0, 1.0, 1.0, 4.0])
+
+
+def test_complexity_reads_a_per_client_vector(tmp_path, capsys):
+    lab = np.arange(6) % 2
+    b = 2.0 * (lab[:, None] != lab[None, :])
+    np.savetxt(tmp_path / "b.csv", b, delimiter=",")
+    code = main(["complexity", "--paper", "philippenko2025", "mu=1", "beta=1", "eps=0.5",
+                 "lam=0.5", "sigma2=" + ",".join(f"{v:g}" for v in S2),
+                 f"b={tmp_path / 'b.csv'}", "--json"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    got = [c["sigma_suf2_binary"] for c in doc["clients"]]
+    x = np.maximum(1 - b**2 / (2 * 1.0 * 0.5), 0.0)  # Definition 2, binary, typed by hand
+    psi = np.where(x >= 0.5, 0.5 * x, 0.0)
+    assert np.allclose(got, 1 / (psi / S2).sum(1), rtol=1e-13)
+
+
+def test_complexity_names_a_wrong_length_without_matrices(capsys):
+    code = main(["complexity", "--paper", "philippenko2025", "mu=2", "beta=2", "sigma2=1,1,1",
+                 "eps=0.05", "lam=0.5", "N=6", "clusters=2", "b_between=1"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1
+    assert "sigma2 has 3 values; expected one number or 6 numbers (one per client)" in err[0]

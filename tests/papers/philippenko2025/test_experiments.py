@@ -1,6 +1,6 @@
-"""Figure 2 of Appendix A regenerated: the exact curves it is drawn against, FedAvg's floor,
-a planted wrong bound caught, and the figure (axes, one colour group per method and its
-bound)."""
+"""The synthetic experiment of Appendix A: Figure 2 regenerated (the exact curves it is drawn
+against, FedAvg's floor, a planted wrong bound caught, the figure's axes and one colour group
+per method and its bound) and the exact mean-square contraction of its fixed-weight runs."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from pflbounds.checking import Verdict
-from pflbounds.papers.philippenko2025.checks import figure2
+from pflbounds.papers.philippenko2025.experiments import figure2
 from pflbounds.running.executor import run_check
 
 BASE = dict(figure2._F2, d=2, gamma=0.25, T=6, compare=6)
+F2 = next(c for c in figure2.CHECKS if c.id.endswith(".F2"))
 
 
 def test_local_mean_follows_the_exact_geometric_curve():
@@ -47,7 +48,7 @@ def test_a_bound_above_the_oracle_is_caught():
         ev["bound"] = ev["bound"] * 10 ** np.arange(1, len(ev["bound"]) + 1)
         return ev
 
-    chk = dataclasses.replace(figure2.CHECKS[0], id="philippenko2025.F2_planted",
+    chk = dataclasses.replace(F2, id="philippenko2025.F2_planted",
                               simulate=planted, quick_grid=(dict(BASE, method="local"),),
                               plot=None)
     o = run_check(chk, quick=True, base_seed=0, progress=False)
@@ -55,7 +56,7 @@ def test_a_bound_above_the_oracle_is_caught():
 
 
 def test_figure_pairs_each_bound_with_its_method():
-    chk = dataclasses.replace(figure2.CHECKS[0], quick_grid=tuple(
+    chk = dataclasses.replace(F2, quick_grid=tuple(
         dict(BASE, method=m) for m in ("local", "fedavg", "binary")), replicas=30)
     o = run_check(chk, quick=True, base_seed=0, progress=False)
     assert o.verdict == Verdict.HOLDS, o.detail
@@ -72,3 +73,16 @@ def test_figure_pairs_each_bound_with_its_method():
     assert groups["fedavg"] == {"measured", "lower_bound"}
     assert groups["oracle"] == {"lower_bound"} and groups["binary"] == {"measured"}
     assert "mean |N_i^t|" in f["caption"]
+
+
+def test_fixed_weights_contract_at_the_exact_rate():
+    """P19's evidence: the ratio of the measured loss to rho^t R_i(theta_0) averages to 1 for
+    Local and the oracle; the oracle's rho is the smaller one."""
+    p = dict(figure2._LSR, d=2, gamma=0.25, T=3)
+    rhos = {}
+    for method in ("local", "oracle"):
+        ev = figure2.simulate_p19(dict(p, method=method), 4000, np.random.SeedSequence(4))
+        assert np.allclose(ev["samples"].mean(0), 1.0, atol=0.1)
+        rhos[method] = float(ev["rho"])
+    assert rhos["local"] == pytest.approx(0.625) and rhos["oracle"] == pytest.approx(
+        0.25 + 4 * 0.0625 * 3 / (2 * 10))

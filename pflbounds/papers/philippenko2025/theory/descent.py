@@ -1,13 +1,13 @@
-"""One-step descent and the effective-variance bound: Lemma 1, (S2), Theorem 1 and Lemma 2
-of philippenko2025 (digest §4.1-§4.5)."""
+"""One-step descent and the effective-variance bound of philippenko2025: Lemma 1, (S2) and
+Theorem 1 (digest §4.1-§4.3)."""
 
 from __future__ import annotations
 
 import sympy as sp
 
-from pflbounds.papers.philippenko2025.assumptions import A1, A2, A3, A5
+from pflbounds.papers.philippenko2025.assumptions import A1, A2, A5
 from pflbounds.papers.philippenko2025.errata import ERRATA
-from pflbounds.papers.philippenko2025.paper import cond, form, result
+from pflbounds.papers.philippenko2025.paper import ADAPTIVE_AFO, cond, form, result
 from pflbounds.papers.philippenko2025.symbols import (
     ADsum,
     Asum,
@@ -23,7 +23,6 @@ from pflbounds.papers.philippenko2025.symbols import (
     kappa_w,
     mu,
     sigma_eff2,
-    sigma_suf2,
 )
 from pflbounds.symbolic.result import Kind
 
@@ -49,6 +48,7 @@ LEMMA1 = result(
     conditions=(cond(sp.Lt(eta * beta * Asum, 1), "eta < (beta sum_k alpha_ik)^-1"),),
     errata=(ERRATA["erratum1"], ERRATA["erratum2"]),
     quantity_typst="EE[R_i (theta_i^t) | theta_i^(t-1)] - R_i (theta_i^(t-1))",
+    methods=ADAPTIVE_AFO,
 )
 
 S2 = result(
@@ -64,6 +64,7 @@ S2 = result(
                 cond(sp.Ge(Asum, 1), "Definition-1 weights sum to sum_k alpha_ik = "
                      "(sigma_psi/sigma_phi)^2 >= 1 ((I3): psi <= phi)")),
     quantity_typst="EE[R_i (theta_i^t) | theta_i^(t-1)] - R_i (theta_i^(t-1))",
+    methods=ADAPTIVE_AFO,
 )
 
 THEOREM1 = result(
@@ -83,19 +84,5 @@ THEOREM1 = result(
     conditions=(cond(sp.Lt(eta * beta, kappa_w),
                      "eta < kappa/beta <= (sigma_phi^t/sigma_psi^t)^2/beta for all t"),),
     errata=(ERRATA["erratum3"], ERRATA["erratum6"], ERRATA["erratum2"]),
-    quantity_typst="EE[epsilon_i^T]",
-)
-
-LEMMA2 = result(
-    "lemma2", "Lemma 2 (sufficient cluster in effective cluster)", Kind.UPPER_BOUND,
-    "effective variance (sigma_{i,eff}^t)^2", "f^2/x^2",
-    "Under A4 or A5, for every t and eps <= eps_i^t: N_i^*(eps) in N_i^*(eps_i^t) in N_i^t and "
-    "sigma_{i,eff}^t <= sigma_{i,suf}(eps_i^t) <= sigma_{i,suf}(eps) (as printed).",
-    [form("printed", sigma_suf2,
-          "As printed: for eps <= eps_i^t (an expectation), at the same t."),
-     form("corrected", sigma_suf2,
-          "Pathwise: for eps <= e_i^{t-1} = R_i(theta_i^{t-1}) - R_i^* (the realised excess "
-          "loss), since r^t is computed at theta_i^{t-1} (erratum 5).")],
-    source="Lemma 2", hypotheses=(A3.id, A5.id), errata=(ERRATA["erratum5"],),
-    quantity_typst="(sigma_(i,\"eff\")^t)^2",
+    quantity_typst="EE[epsilon_i^T]", methods=ADAPTIVE_AFO,
 )
