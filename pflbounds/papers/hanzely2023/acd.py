@@ -30,7 +30,7 @@ THEOREM7 = result(
     example={"Delta0": 1, "Lb": 0, "Lw": 4, "eps": 0.01, "mu": 1},
     relation="=", hypotheses=("hanzely2023.A1",),
     source="Theorem 7 (Theorem 4.2 of Hanzely & Richtarik 2019)",
-    errata=(ERRATA["acd_branch"], ERRATA["acd_beta_scale"]), part_typst=_COUNT_TYPST,
+    errata=(ERRATA["erratum7"], ERRATA["erratum8"]), part_typst=_COUNT_TYPST,
 )
 
 THEOREM7_PARAMETERS = result(

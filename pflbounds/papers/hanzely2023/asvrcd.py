@@ -46,7 +46,7 @@ THEOREM8 = result(
     example={"Delta0": 1, "Lcb": 0, "Lcw": 4, "eps": 0.01, "mu": 1, "n": 10, "rho": 0.1},
     relation="=", hypotheses=_ASSUME,
     source="Theorem 8 (Theorem 4.1 of Hanzely et al. 2020b)",
-    errata=(ERRATA["asvrcd_momentum"], ERRATA["asvrcd_lifted"], ERRATA["theorem9_typo"]),
+    errata=(ERRATA["erratum9"], ERRATA["erratum10"], ERRATA["erratum15_theorem9"]),
     part_typst={"iterations": "\"iterations\"", "communication": "\"# comm\"",
                 "grad_w": "\"#\" nabla_w F_i", "grad_beta": "\"#\" nabla_beta F_i"},
 )
@@ -96,7 +96,7 @@ THEOREM9 = result(
     example={"Delta0": 1, "Lb": 0, "Lcb": 0, "Lcw": 4, "eps": 0.01, "mu": 1, "n": 10, "pw": 0.5,
              "rho": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 9, App. B.9",
-    errata=(ERRATA["theorem9_typo"], ERRATA["asvrcd_comm_count"]),
+    errata=(ERRATA["erratum15_theorem9"], ERRATA["erratum15_comm"]),
     part_typst={"iterations": "\"iterations\"", "communication": "\"# comm\"",
                 "grad_w": "\"#\" nabla_w F_i", "grad_beta": "\"#\" nabla_beta F_i"},
 )
@@ -110,7 +110,7 @@ LEMMA15 = result(
     [form("printed", 2 * G.LCAL * DF)],
     example={"DF": 1, "Lcb": 0, "Lcw": 4, "pw": 0.5},
     hypotheses=_ASSUME, source="Lemma 15, App. B.9",
-    errata=(ERRATA["theorem9_typo"], ERRATA["svrcd_control_variate"]),
+    errata=(ERRATA["erratum15_theorem9"], ERRATA["erratum11"]),
     quantity_typst="EE norm(g(x) - g(x') + nabla F(x') - nabla F(x))^2",
 )
 

@@ -47,7 +47,7 @@ _LSGD_NEEDS = ("mu", "Lw", "Lb", "tau", "B", "sigma2", "zeta2", "M", "eps")
 _ACD_NEEDS = ("mu", "Lw", "Lb", "eps")
 _ASVRCD_NEEDS = ("mu", "Lcw", "Lcb", "n", "eps")
 _LB_TO_LCB = {G.Lb: G.Lcb}
-"""Theorem 9 as printed has L^beta where Lcal^beta is meant (erratum theorem9_typo)."""
+"""Theorem 9 as printed has L^beta where Lcal^beta is meant (hanzely2023.erratum15_theorem9)."""
 _N1 = {G.Lw: G.Lb}
 """Theorem 6 with n = 1 (full local gradients): sqrt(L^w/mu) log(1/eps) grad_w F calls and
 sqrt(L^beta/mu) log(1/eps) grad_beta F calls (the paper's remark after the theorem)."""

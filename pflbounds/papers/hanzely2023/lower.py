@@ -29,7 +29,7 @@ THEOREM6 = result(
           "finite-sum lower bound of Lan & Zhou 2018).")],
     example={"Delta0": 1, "Lcb": 0, "Lcw": 4, "Lw": 1, "eps": 0.01, "mu": 0.5, "n": 10},
     relation=">=", hypotheses=("hanzely2023.A1", "hanzely2023.A2", "hanzely2023.Aclass"),
-    source="Theorem 6, App. B.8 (proof sketch)", errata=(ERRATA["theorem6_statement"],),
+    source="Theorem 6, App. B.8 (proof sketch)", errata=(ERRATA["erratum15_theorem6"],),
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
                 unchecked=("orders of magnitude only (no constants). Check P3 tests Nesterov's "

@@ -68,7 +68,7 @@ THEOREM3 = result(
           "Delta0 = E[(1/M) sum_m f_m(w^0, beta_m^0) - f^*]; the literal beta-step of "
           "Algorithm 1 (Lemma 8).")],
     hypotheses=_NONCONVEX, conditions=(COND20,), source="Theorem 3, App. B.7.1",
-    equations=("20",), errata=(ERRATA["nonconvex_measure"],),
+    equations=("20",), errata=(ERRATA["erratum12"],),
     quantity_typst="1/K sum_(k<K) EE norm(1/M sum_m nabla f_m (w^k, beta_m^k))^2",
 )
 
@@ -90,7 +90,7 @@ THEOREM4 = result(
      form("corrected", _T4, "With Eq. (52), which the proof needs.", conditions=(EQ52,))],
     hypotheses=(*_NONCONVEX, "hanzely2023.A7"), conditions=(BETA_COND, TAU_COND),
     source="Theorem 4, App. B.7.2", equations=("52", "53"),
-    errata=(ERRATA["theorem4_gap"], ERRATA["nonconvex_measure"]),
+    errata=(ERRATA["erratum13"], ERRATA["erratum12"]),
     quantity_typst="EE[1/M sum_m f_m (w^K, beta_m^K) - f^*]",
 )
 
@@ -189,7 +189,7 @@ LEMMA14 = result(
     relation=">=", hypotheses=("hanzely2023.A4", "hanzely2023.A5", "hanzely2023.A6",
                                "hanzely2023.A7"),
     source="Lemma 14, App. B.7", equations=("49", "51", "52", "53"),
-    errata=(ERRATA["theorem4_gap"],), part_typst={"beta": "beta", "tau": "tau"},
+    errata=(ERRATA["erratum13"],), part_typst={"beta": "beta", "tau": "tau"},
     part_latex={"beta": r"\beta", "tau": r"\tau"},
     unchecked=("a step-size rule, run by its theorem's checks. Check P11_theorem4 runs this "
                "schedule, computed in the check, not from this encoding."),

@@ -233,7 +233,7 @@ LEMMA2 = _parts_result(
     "and (L' + lambda)-smooth in beta; f_{m,i} likewise with Lcal'.",
     [form("printed", parts=MX2, note="Table 2 agrees.")],
     hypotheses=("hanzely2023.Obj",), conditions=(MX2_COND,), source="Lemma 2, App. B.2",
-    errata=(ERRATA["mx2_definition"],),
+    errata=(ERRATA["erratum2"],),
     unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
                "constants with Hessian-certified ones."),
 )
@@ -246,7 +246,7 @@ LEMMA3 = _parts_result(
      form("corrected", parts=APFL2, note="The proof's own matrix bound gives "
           "mu'(1 - alpha_max)^2/(2M).")],
     hypotheses=("hanzely2023.Obj",), conditions=(APFL2_COND,),
-    source="Lemma 3, App. B.3", errata=(ERRATA["apfl2_mu"],),
+    source="Lemma 3, App. B.3", errata=(ERRATA["erratum3"],),
 )
 WS2_LEMMA_PRINTED = _c(mup, Lp / M, Lp, Lcp / M, Lcp / M)
 LEMMA4 = _parts_result(
@@ -259,9 +259,9 @@ LEMMA4 = _parts_result(
           "beta_m gives Lcal^beta = Lcal'/M."),
      form("corrected", parts=WS2, note="Assumption-1 normalisation, from the Hessian "
           "(digest §3.6): every constant is the base constant over M.")],
-    hypotheses=("hanzely2023.Obj",), source="Lemma 4", errata=(ERRATA["ws2_normalisation"],),
+    hypotheses=("hanzely2023.Obj",), source="Lemma 4", errata=(ERRATA["erratum4_ws2"],),
     unchecked=("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
-               "corrected constants; the printed mu is erratum ws2_normalisation's."),
+               "corrected constants; the printed mu is hanzely2023.erratum4_ws2's."),
 )
 
 UNRESCALED = _parts_result(
@@ -278,18 +278,18 @@ UNRESCALED = _parts_result(
 )
 
 _TABLE2_FORMS = {
-    "fl": ([form("printed", parts=FL)], (ERRATA["section21_mu"],)),
+    "fl": ([form("printed", parts=FL)], (ERRATA["erratum4_section21"],)),
     "full": ([form("printed", parts=FULL)], ()),
     "mt2": ([form("printed", parts=MT2_PRINTED),
              form("corrected", parts=MT2, note="Lemma 1's denominators M.")],
-            (ERRATA["mt2_table2"],)),
+            (ERRATA["erratum1"],)),
     "mx2": ([form("printed", parts=MX2)], ()),
     "apfl2": ([form("printed", parts=APFL2_PRINTED),
                form("corrected", parts=APFL2, note="mu with 2M (erratum to Lemma 3).")],
-              (ERRATA["apfl2_mu"],)),
+              (ERRATA["erratum3"],)),
     "ws2": ([form("printed", parts=WS2_PRINTED),
              form("corrected", parts=WS2, note="Assumption-1 normalisation.")],
-            (ERRATA["ws2_normalisation"],)),
+            (ERRATA["erratum4_ws2"],)),
     "residual": ([form("printed", parts=RESIDUAL, note="Assumed constants.")], ()),
 }
 _P8 = ("tested inside another result's check. Check P8 (named for Lemma 1) compares these "
@@ -297,7 +297,7 @@ _P8 = ("tested inside another result's check. Check P8 (named for Lemma 1) compa
 _TABLE2_UNCHECKED = {
     "fl": _P8, "full": _P8, "mx2": _P8,
     "apfl2": ("tested inside another result's check. Check P8 (named for Lemma 1) tests the "
-              "corrected constants; the printed mu is erratum apfl2_mu's."),
+              "corrected constants; the printed mu is hanzely2023.erratum3's."),
     "residual": ("assumed constants: nothing to test. The row names the objective's constants "
                  "without a formula for them."),
 }

@@ -76,9 +76,9 @@ _HEAD = {"comm": "\"# Comm\"", "grad_w": "\"#\" nabla_w F", "grad_beta": "\"#\" 
 _HEAD_TEX = {"comm": r"\#\,\mathrm{Comm}", "grad_w": r"\#\nabla_w F",
              "grad_beta": r"\#\nabla_\beta F", "grad_w_i": r"\#\nabla_w F_i",
              "grad_beta_i": r"\#\nabla_\beta F_i"}
-_ERRATA = {"residual": (ERRATA["table3_residual"],), "mx2": (ERRATA["table3_mx2_blank"],),
-           "mt2": (ERRATA["mt2_table2"],), "apfl2": (ERRATA["apfl2_mu"],),
-           "ws2": (ERRATA["ws2_normalisation"],)}
+_ERRATA = {"residual": (ERRATA["erratum4_residual"],), "mx2": (ERRATA["erratum4_mx2"],),
+           "mt2": (ERRATA["erratum1"],), "apfl2": (ERRATA["erratum3"],),
+           "ws2": (ERRATA["erratum4_ws2"],)}
 
 
 def _big(cells: dict[str, sp.Expr]) -> dict[str, sp.Expr]:

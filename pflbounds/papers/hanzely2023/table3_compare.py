@@ -31,9 +31,9 @@ REGIMES: dict[tuple[str, str], tuple[str, tuple[sp.Rel, ...]]] = {
     ("mt2", "grad_beta_i"): ("lambda <= Lcal'", (sp.Le(lam, Lcp),)),
 }
 """Cells whose printed form drops a '+ lambda': the regime where that is a constant factor."""
-ERRATUM = {("residual", "grad_w_i"): "hanzely2023.table3_residual",
-           ("residual", "grad_beta_i"): "hanzely2023.table3_residual",
-           ("mx2", "grad_w_i"): "hanzely2023.table3_mx2_blank"}
+ERRATUM = {("residual", "grad_w_i"): "hanzely2023.erratum4_residual",
+           ("residual", "grad_beta_i"): "hanzely2023.erratum4_residual",
+           ("mx2", "grad_w_i"): "hanzely2023.erratum4_mx2"}
 BAND = 4.0
 """A ratio whose sampled range spans more than this factor is not 'a constant'."""
 _SAMPLES = 4000

@@ -185,5 +185,5 @@ def test_table3_comparison_verdicts(cells):
     assert np.sqrt(2) - 1e-6 <= mt2.low and mt2.high <= 2 + 1e-9
     res = cells[("residual", "grad_w_i")]
     assert res.verdict == "disagrees" and res.ratio == "sqrt(mup)/sqrt(mu)"
-    assert res.erratum == "hanzely2023.table3_residual"
+    assert res.erratum == "hanzely2023.erratum4_residual"
     assert res.high / res.low > 1e4

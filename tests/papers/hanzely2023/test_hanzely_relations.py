@@ -101,7 +101,7 @@ def test_base_constant_relations_hold_on_certified_instances():
 def test_lemma5_statement_stands_and_its_check_measures_it():
     assert list(get(H + "lemma5").forms) == ["printed"]
     assert list(get(H + "lemma6").forms) == ["printed"]
-    e = next(x for x in get(H + "lemma5").errata if x.id == H + "lemma5_constant")
+    e = next(x for x in get(H + "lemma5").errata if x.id == H + "erratum15_lemma5")
     assert e.forms == () and e.check_id == H + "P_lemma5" and "not of the statement" in e.what
     chk = registry.get(H + "P_lemma5")
     assert chk.kind is CheckKind.BOUND_HOLDS and chk.expected is Verdict.HOLDS
