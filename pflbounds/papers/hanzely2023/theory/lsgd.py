@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from pflbounds.papers.hanzely2023.errata import ERRATA
-from pflbounds.papers.hanzely2023.paper import cond, form, result
+from pflbounds.papers.hanzely2023.paper import LSGD, cond, form, result
 from pflbounds.papers.hanzely2023.symbols import (
     B,
     Db0,
@@ -75,6 +75,7 @@ THEOREM1 = result(
     errata=_LSGD_ERRATA,
     unchecked=("a derived count, not evaluated by a check. Theorem 5's bound solved for K (O~); "
                "check P5 counts rounds against Theorem 5 itself."),
+    methods=LSGD,
 )
 
 THEOREM2 = result(
@@ -93,6 +94,7 @@ THEOREM2 = result(
     errata=_LSGD_ERRATA,
     unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~); "
                "no check runs a merely convex objective."),
+    methods=LSGD,
 )
 
 _THM5_Q = "E[F(w_bar^K, beta_bar^K)] - F(w^*, beta^*)"
@@ -112,6 +114,7 @@ THEOREM5 = result(
              "mu": 0.1, "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5 (Thm 2.1 of Gorbunov et al.)", equations=("26",),
     errata=(*_LSGD_ERRATA, ERRATA["erratum14"]), quantity_typst=_THM5_QT,
+    methods=LSGD,
 )
 
 THEOREM5_WEAK = result(
@@ -127,6 +130,7 @@ THEOREM5_WEAK = result(
     errata=(*_LSGD_ERRATA, ERRATA["erratum14"]), quantity_typst=_THM5_QT,
     unchecked=("no instance family yet. It needs a convex, not strongly convex, objective; checks "
                "P4 and P5 run strongly convex ones."),
+    methods=LSGD,
 )
 
 _L5_TYPST = {"21": "1/M sum_m norm(nabla_w f_m)^2",
@@ -148,6 +152,7 @@ LEMMA5 = result(
     example={"Fgap": 1, "Lb": 0, "Lw": 1, "Vk": 0.5, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Lemma 5 (Lemma G.1 of Gorbunov et al.)", equations=("21", "22"),
     errata=(ERRATA["erratum15_lemma5"],), part_typst=_L5_TYPST, part_latex=_L5_LATEX,
+    methods=LSGD,
 )
 
 LEMMA6 = result(
@@ -169,6 +174,7 @@ LEMMA6 = result(
                       r"\|g_{\beta,m}^k\|^2]"},
                       unchecked=("a proof step, not checked on its own. (23) is Lemma 5's (21), "
                                  "which its check tests, plus sigma^2/B; (24) is not run."),
+    methods=LSGD,
 )
 
 LEMMA7 = result(
@@ -183,6 +189,7 @@ LEMMA7 = result(
     quantity_typst="sum_k omega_k EE[V_k]",
     unchecked=("a proof step, not checked on its own. A step of Theorem 5's proof; checks P4 and "
                "P4_printed test Theorem 5."),
+    methods=LSGD,
 )
 
 TABLE1_LSGD = result(
@@ -200,4 +207,5 @@ TABLE1_LSGD = result(
     relation="=", hypotheses=_ASSUME, source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
+    methods=LSGD,
 )
