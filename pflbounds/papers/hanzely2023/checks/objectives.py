@@ -1,5 +1,7 @@
-"""P8 (digest §7): the objective constants of Lemmas 1-4 against Hessians of random quadratic
-instances, and the errata of Table 2 (MT2 denominators, APFL2 mu, WS2 normalisation).
+"""Checks of the objectives' constants (Section 2): P8 (digest §7), the constants of Lemmas
+1-4 against Hessians of random quadratic instances, the errata of Table 2 (MT2 denominators,
+APFL2 mu, WS2 normalisation), and P9, the M^{-1/2} rescaling of w (ACD-PFL's rounds with and
+without it, exact).
 
 Measured: (1/mu, L^w, L^beta, Lcal^w, Lcal^beta) certified from the instance's Hessians
 (exact for least squares); bound: the catalogue's formulas at the instance's base constants.
@@ -14,9 +16,17 @@ from typing import Any
 import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.hanzely2023.checks.common import P, instance
+from pflbounds.papers.hanzely2023.checks.common import ISO, P, instance, simulate_comm
 from pflbounds.papers.hanzely2023.instances import base_values, encoded
-from pflbounds.papers.hanzely2023.objectives import NAMES, apfl_g
+from pflbounds.papers.hanzely2023.theory.objectives import (
+    LEMMA1,
+    LEMMA3,
+    NAMES,
+    TABLE2_MT2,
+    TABLE2_WS2,
+    UNRESCALED,
+    apfl_g,
+)
 from pflbounds.reporting.figure_specs import Plot
 
 _AL = [0.05, 0.1, 0.2, 0.3, 0.45]
@@ -67,6 +77,15 @@ def _grid(full: bool) -> list[dict]:
     return out
 
 
+_MS = [5, 10, 20, 40]
+
+
+def _p9_grid(obj: str, Ms) -> tuple:
+    """Isotropic clients: with the rescaling, L^w/mu is then exactly the same for every M
+    (with random Hessians the rescaled rounds even fall with M: mu grows with the clients)."""
+    return tuple({**ISO, "objective": obj, "lam": 1.0, "M": M, "d": 1, "n": 4} for M in Ms)
+
+
 _APFL_ISO = {"objective": "apfl2", "isotropic": True, "M": 6, "d": 3, "n": 8,
              "Lam": float(apfl_g(0.1)), "alpha": [0.1] * 6}
 
@@ -74,7 +93,7 @@ CHECKS = [
     Check(P + "P8", "Lemmas 1-4 (best reading): every encoded constant bounds the certified "
           "one", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_constants,
           grid=tuple(_grid(True)), quick_grid=tuple(_grid(False)), engine="exact",
-          result_id=P + "lemma1", form="printed", rel_tol=1e-10,
+          result_id=LEMMA1.id, form="printed", rel_tol=1e-10,
           description="Random least-squares clients (spectrum in [mu', L'], both attained); "
           "entries 1/mu, L^w, L^beta, Lcal^w, Lcal^beta: certified <= encoded.",
           xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
@@ -82,7 +101,7 @@ CHECKS = [
                     ylabel="certified constant (measured)")),
     Check(P + "E_apfl2_mu", "Lemma 3's mu'(1 - alpha_max)^2/M is too large; /(2M) holds",
           CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_erratum, grid=(_APFL_ISO,),
-          engine="exact", result_id=P + "lemma3", form="corrected", rel_tol=1e-10,
+          engine="exact", result_id=LEMMA3.id, form="corrected", rel_tol=1e-10,
           description="Isotropic f'_m, alpha = 0.1, the smallest admissible Lambda: true "
           "M mu/mu' = 0.424 < 0.81.",
           xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
@@ -90,13 +109,23 @@ CHECKS = [
     Check(P + "E_mt2_table2", "Table 2's MT2 smoothness constants (/2M) are too small; "
           "Lemma 1's /M hold", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_erratum,
           grid=({"objective": "mt2", "lam": 0.5, "Lam": 4.0, "M": 6, "d": 3, "n": 8},),
-          engine="exact", result_id=P + "table2_mt2", form="corrected", rel_tol=1e-10,
+          engine="exact", result_id=TABLE2_MT2.id, form="corrected", rel_tol=1e-10,
           xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
           plot=Plot("dots", categories=CONSTANTS, **_LABELS)),
     Check(P + "E_ws2", "Table 2's WS2 mu = mu' is too large; mu'/M holds", CheckKind.ERRATUM,
           Verdict.CONFIRMED, simulate_erratum,
           grid=({"objective": "ws2", "d_w": 1, "M": 6, "d": 3, "n": 8},), engine="exact",
-          result_id=P + "table2_ws2", form="corrected", rel_tol=1e-10,
+          result_id=TABLE2_WS2.id, form="corrected", rel_tol=1e-10,
           xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
           plot=Plot("dots", categories=CONSTANTS, **_LABELS)),
+    Check(P + "P9_rescaled", "With the M^{-1/2} rescaling, ACD-PFL communications do not grow "
+          "with M (MX2)", CheckKind.SCALING, Verdict.HOLDS, simulate_comm,
+          grid=_p9_grid("mx2", _MS), quick_grid=_p9_grid("mx2", _MS[:3]), engine="exact",
+          result_id=UNRESCALED.id, form="printed", predicted=0.0, tolerance=0.1,
+          x_param="M", xlabel="M (clients)", ylabel="rounds to eps"),
+    Check(P + "P9_unrescaled", "Without the rescaling, ACD-PFL communications grow as sqrt(M) "
+          "(MX2)", CheckKind.SCALING, Verdict.HOLDS, simulate_comm,
+          grid=_p9_grid("mx2-unscaled", _MS), quick_grid=_p9_grid("mx2-unscaled", _MS[:3]),
+          engine="exact", result_id=UNRESCALED.id, form="printed", predicted=0.5,
+          tolerance=0.1, x_param="M", xlabel="M (clients)", ylabel="rounds to eps"),
 ]

@@ -1,4 +1,6 @@
-"""The hanzely2023 calculator (``pflbounds complexity --paper hanzely2023``) and Table 3.
+"""The hanzely2023 calculator (``pflbounds complexity --paper hanzely2023``): a
+ComplexityTable whose JSON and text give every method's counts, parameters and ratio to
+Theorem 6, with one-line errors for bad inputs.
 
 Every expected number is recomputed here from the paper's formulas with numpy (Lemma 1's
 constants, Theorems 1, 6, 7, 8, 9), independently of the catalog.
@@ -7,14 +9,25 @@ constants, Theorems 1, 6, 7, 8, 9), independently of the catalog.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
 
 from pflbounds.cli import main
-from pflbounds.papers.hanzely2023.complexity import table
-from pflbounds.papers.hanzely2023.table3_compare import compare_all, summary
-from pflbounds.symbolic.evaluate import HypothesisError, InputError
+from pflbounds.papers.hanzely2023.complexity import COLUMNS, table
+from pflbounds.symbolic import InputError, evaluate, get
+from pflbounds.symbolic.complexity import ComplexityTable, complexity_table
+from pflbounds.symbolic.evaluate import HypothesisError
+from pflbounds.symbolic.loader import load_papers
+
+load_papers()
+H = "hanzely2023."
+
+
+def _table(*args: Any, **kw: Any) -> dict[str, Any]:
+    """The calculator's answer as the JSON output gives it."""
+    return table(*args, **kw).to_dict()
 
 EXAMPLE = ["Lp=10", "lam=0.1", "Lam=20", "M=20", "n=1000", "eps=1e-6"]
 LOG = np.log(1e6)
@@ -62,7 +75,7 @@ def test_issue_example_acd_pfl_json(capsys):
 
 
 def test_asvrcd_rows_follow_theorems_8_and_9():
-    t = table({"Lp": 10, "Lcp": 40, "lam": 0.1, "Lam": 20, "M": 20, "n": 1000, "eps": 1e-6},
+    t = _table({"Lp": 10, "Lcp": 40, "lam": 0.1, "Lam": 20, "M": 20, "n": 1000, "eps": 1e-6},
               {}, objective="mt2", algorithm="asvrcd-pfl")
     c, n = _mt2(), 1000
     pw = c["Lcw"] / (c["Lcw"] + c["Lcb"])
@@ -96,7 +109,7 @@ def test_asvrcd_rows_follow_theorems_8_and_9():
 def test_lsgd_rows_theorem1_and_theorem5():
     vals = {"mu": 0.1, "Lw": 1.0, "Lb": 2.0, "tau": 5, "B": 2, "M": 10, "sigma2": 1.0,
             "zeta2": 0.5, "eps": 1e-3, "Dw0": 1.0, "Db0": 2.0}
-    t = table(vals, {}, algorithm="lsgd-pfl")
+    t = _table(vals, {}, algorithm="lsgd-pfl")
     thm1, thm5 = t["rows"][:2]
     K1 = (max(2.0, 5.0) / 0.1 + 1 / (10 * 2 * 0.1 * 1e-3)
           + 5 / 0.1 * np.sqrt(1.0 * (0.5 + 0.5) / 1e-3))
@@ -112,7 +125,7 @@ def test_lsgd_rows_theorem1_and_theorem5():
 
 
 def test_without_objective_and_absent_blocks(capsys):
-    t = table({"mu": 0.01, "Lw": 1.0, "Lb": 0.0, "Lcw": 4.0, "Lcb": 0.0, "n": 100,
+    t = _table({"mu": 0.01, "Lw": 1.0, "Lb": 0.0, "Lcw": 4.0, "Lcb": 0.0, "n": 100,
                "eps": 1e-3}, {})
     acd = next(r for r in t["rows"] if r["algorithm"] == "acd-pfl")
     assert acd["grad_beta"] == 0 and acd["parameters"]["p_w"] == 1.0
@@ -166,24 +179,30 @@ def test_calculator_raises_typed_errors():
     with pytest.raises(InputError, match="unexpected input"):
         table({"mup": 1.0, "Lp": 1.0, "M": 2, "eps": 0.1, "Lam": 2.0}, {}, objective="ws2")
 
+def test_the_calculator_returns_a_typed_table_with_the_fewest_per_column():
+    t = table({"mu": 0.01, "Lw": 1.0, "Lb": 4.0, "Lcw": 3.0, "Lcb": 10.0, "n": 100,
+               "eps": 1e-3}, {})
+    assert isinstance(t, ComplexityTable) and t.columns == COLUMNS and t.cheapest is None
+    assert t.best == {k: t.fewest(k) for k, _ in COLUMNS[1:]}
+    assert t.best["communication"] == "ACD-PFL"
+    lb = t.rows[-1]
+    assert lb.lower_bound and lb.guaranteed is False and lb.counts["iterations"] is None
 
-# ------------------------------------------------------------------- Table 3 regenerated
-@pytest.fixture(scope="module")
-def cells():
-    return {(c.objective, c.column): c for c in compare_all()}
-
-
-def test_table3_comparison_verdicts(cells):
-    assert summary(list(cells.values())) == {"equal": 18, "agrees in regime": 5,
-                                             "constant factor": 9, "blank in the paper": 1,
-                                             "disagrees": 2}
-    assert cells[("mx2", "grad_beta")].ratio == "sqrt(3)"
-    assert cells[("mx2", "grad_w_i")].verdict == "blank in the paper"
-    assert cells[("apfl2", "comm")].ratio == "sqrt(2)"  # the corrected mu of Lemma 3
-    mt2 = cells[("mt2", "comm")]
-    assert mt2.verdict == "agrees in regime" and mt2.regime == "lambda <= Lambda L'"
-    assert np.sqrt(2) - 1e-6 <= mt2.low and mt2.high <= 2 + 1e-9
-    res = cells[("residual", "grad_w_i")]
-    assert res.verdict == "disagrees" and res.ratio == "sqrt(mup)/sqrt(mu)"
-    assert res.erratum == "hanzely2023.table3_residual"
-    assert res.high / res.low > 1e4
+@pytest.mark.parametrize("bad", [
+    {"mu": 2.0}, {"Lw": 0.0, "Lb": 0.0}, {"Lcw": 0.5}, {"Lcb": 0.5}, {"n": 1},
+    {"eps": 2.0, "Delta0": 1.5},
+])
+def test_the_calculator_refuses_what_eval_refuses_with_the_same_reason(bad):
+    good = {"mu": 0.1, "Lw": 1.0, "Lb": 1.0, "Lcw": 2.0, "Lcb": 3.0, "n": 10, "eps": 0.01,
+            "Delta0": 1.0}
+    point = {**good, **bad}
+    complexity_table("hanzely2023", good, {})  # the good point is accepted
+    with pytest.raises(InputError) as calc:
+        complexity_table("hanzely2023", point, {})
+    with pytest.raises(InputError) as ev:
+        for rid, form in (("theorem7", None), ("theorem6", "appendix"), ("theorem8", None),
+                          ("unrescaled", None)):
+            r = get(H + rid)
+            evaluate(r, form, strict=False, rho=0.1, M=2,
+                     **{k: v for k, v in point.items() if k in r.inputs(form) or k == "M"})
+    assert str(calc.value).split(": ", 1)[1] == str(ev.value).split(": ", 1)[1]

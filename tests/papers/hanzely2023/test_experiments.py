@@ -1,6 +1,7 @@
 """Section 5's synthetic experiments: the generators follow the paper (ranges, label sign,
-penalty rule), the parameters are the paper's rules, and the quick checks reproduce the
-claim that ASCD-PFL and ASVRCD-PFL end below LSGD-PFL, with Figures 1-2 as figures."""
+penalty rule), the parameters are the paper's rules, the quick checks reproduce the claim that
+ASCD-PFL and ASVRCD-PFL end below LSGD-PFL, with Figures 1-2 as figures, and each claim is a
+result naming the methods it compares."""
 
 from __future__ import annotations
 
@@ -9,15 +10,19 @@ import pytest
 
 from pflbounds.checking import registry
 from pflbounds.papers.hanzely2023.checks.common import P
-from pflbounds.papers.hanzely2023.checks.experiments import plot
-from pflbounds.papers.hanzely2023.experiments import (
+from pflbounds.papers.hanzely2023.experiments.section5 import (
+    FIGURE1,
+    FIGURE2,
     generate,
     mu_prime,
     objective,
     parameters,
     penalty,
+    plot,
 )
 from pflbounds.running.executor import run_check
+from pflbounds.symbolic import Kind, evaluate, get
+from pflbounds.symbolic.catalog import algorithms_of
 
 
 def test_section51_generator_ranges_and_label_sign():
@@ -56,3 +61,12 @@ def test_quick_experiment_reproduces_and_draws_figures(name):
     figs = plot(o)
     assert [f["xlabel"] for f in figs] == ["communication rounds"] * 2
     assert len(figs[0]["series"]) == 3 and all(s["lo"] is not None for s in figs[0]["series"])
+
+@pytest.mark.parametrize("claim, check", [(FIGURE1, "S51"), (FIGURE2, "S52")])
+def test_each_claim_is_a_result_its_run_compares_with(claim, check):
+    r = get(claim.id)
+    assert r.kind is Kind.UPPER_BOUND and r.relation == "<=" and check in r.unchecked
+    assert {m.rsplit(".", 1)[1] for m in algorithms_of(r.id)} >= {
+        "run_lsgd_pfl", "run_ascd_pfl", "run_asvrcd_pfl"}
+    assert evaluate(r, "printed").value == 1  # the ratio at which the methods tie
+    assert registry.get(P + check).simulate is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from pflbounds.papers.hanzely2023.errata import ERRATA
-from pflbounds.papers.hanzely2023.paper import cond, form, result
+from pflbounds.papers.hanzely2023.paper import LSGD, cond, form, result
 from pflbounds.papers.hanzely2023.symbols import (
     B,
     Db0,
@@ -35,7 +35,7 @@ LMAX = sp.Max(Lw, Lb)
 ETA_MAX = sp.Min(1 / (4 * Lb), 1 / (8 * sp.sqrt(3 * E) * (tau - 1) * Lw))
 """The step-size cap of Theorems 1, 2 and 5 (infinite second term when tau = 1)."""
 ETA_MAX_CORRECTED = sp.Min(1 / (4 * Lb), 1 / (4 * Lw), 1 / (8 * sp.sqrt(3 * E) * (tau - 1) * Lw))
-"""With the tau = 1 gap closed (erratum lsgd_tau1); the same cap for every tau >= 2."""
+"""With the tau = 1 gap closed (hanzely2023.erratum6); the same cap for every tau >= 2."""
 STEP = cond(sp.Le(eta, ETA_MAX), "eta <= min{1/(4 L^beta), 1/(8 sqrt(3e)(tau-1) L^w)}")
 STEP_CORRECTED = cond(sp.Le(eta, ETA_MAX_CORRECTED),
                       "eta <= min{1/(4 L^beta), 1/(4 L^w), 1/(8 sqrt(3e)(tau-1) L^w)}")
@@ -46,7 +46,7 @@ PHI0_PRINTED = (2 * Dw0 + Db0) / eta
 PHI0_SAFE = 2 * (Dw0 + Db0) / eta
 
 _ASSUME = ("hanzely2023.A1", "hanzely2023.A3")
-_LSGD_ERRATA = (ERRATA["lsgd_beta_step"], ERRATA["lsgd_tau1"])
+_LSGD_ERRATA = (ERRATA["erratum5"], ERRATA["erratum6"])
 _THM1_TERMS = (sp.Max(Lb, tau * Lw) / mu + sigma2 / (M * B * mu * eps)
                + tau / mu * sp.sqrt(Lw * (zeta2 + sigma2 / B) / eps))
 
@@ -75,6 +75,7 @@ THEOREM1 = result(
     errata=_LSGD_ERRATA,
     unchecked=("a derived count, not evaluated by a check. Theorem 5's bound solved for K (O~); "
                "check P5 counts rounds against Theorem 5 itself."),
+    methods=LSGD,
 )
 
 THEOREM2 = result(
@@ -93,6 +94,7 @@ THEOREM2 = result(
     errata=_LSGD_ERRATA,
     unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~); "
                "no check runs a merely convex objective."),
+    methods=LSGD,
 )
 
 _THM5_Q = "E[F(w_bar^K, beta_bar^K)] - F(w^*, beta^*)"
@@ -111,7 +113,8 @@ THEOREM5 = result(
     example={"B": 4, "Db0": 1, "Dw0": 1, "K": 100, "Lb": 0, "Lw": 1, "M": 10, "eta": 0.01,
              "mu": 0.1, "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5 (Thm 2.1 of Gorbunov et al.)", equations=("26",),
-    errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
+    errata=(*_LSGD_ERRATA, ERRATA["erratum14"]), quantity_typst=_THM5_QT,
+    methods=LSGD,
 )
 
 THEOREM5_WEAK = result(
@@ -124,9 +127,10 @@ THEOREM5_WEAK = result(
     example={"B": 4, "Db0": 1, "Dw0": 1, "K": 100, "Lb": 0, "Lw": 1, "M": 10, "eta": 0.01,
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
-    errata=(*_LSGD_ERRATA, ERRATA["theorem5_phi0"]), quantity_typst=_THM5_QT,
+    errata=(*_LSGD_ERRATA, ERRATA["erratum14"]), quantity_typst=_THM5_QT,
     unchecked=("no instance family yet. It needs a convex, not strongly convex, objective; checks "
                "P4 and P5 run strongly convex ones."),
+    methods=LSGD,
 )
 
 _L5_TYPST = {"21": "1/M sum_m norm(nabla_w f_m)^2",
@@ -144,10 +148,11 @@ LEMMA5 = result(
                             "22": 4 * LMAX * Fgap + 2 * Lw**2 * Vk},
           note="(21) holds as stated: its proof writes L = max{L^w, L^beta}, but only "
           "w-gradients enter, and the block co-coercivity ||grad_w f(x) - grad_w f(y)||^2 <= "
-          "2 L^w D_f(x, y) gives 6 L^w and 3 (L^w)^2 (erratum lemma5_constant).")],
+          "2 L^w D_f(x, y) gives 6 L^w and 3 (L^w)^2 (hanzely2023.erratum15_lemma5).")],
     example={"Fgap": 1, "Lb": 0, "Lw": 1, "Vk": 0.5, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Lemma 5 (Lemma G.1 of Gorbunov et al.)", equations=("21", "22"),
-    errata=(ERRATA["lemma5_constant"],), part_typst=_L5_TYPST, part_latex=_L5_LATEX,
+    errata=(ERRATA["erratum15_lemma5"],), part_typst=_L5_TYPST, part_latex=_L5_LATEX,
+    methods=LSGD,
 )
 
 LEMMA6 = result(
@@ -161,7 +166,7 @@ LEMMA6 = result(
           note="(23) is (21) plus the variance sigma^2/B: it holds with L^w as stated.")],
     example={"B": 4, "Fgap": 1, "Lb": 0, "Lw": 1, "M": 10, "Vk": 0.5, "sigma2": 1, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Lemma 6", equations=("23", "24"),
-    errata=(ERRATA["lemma5_constant"],),
+    errata=(ERRATA["erratum15_lemma5"],),
     part_typst={"23": "1/M sum_m EE norm(g_(w,m)^k)^2",
                 "24": "EE[norm(1/M sum_m g_(w,m)^k)^2 + 1/M^2 sum_m norm(g_(beta,m)^k)^2]"},
     part_latex={"23": r"\frac1M\sum_m\mathbb{E}\|g_{w,m}^k\|^2",
@@ -169,6 +174,7 @@ LEMMA6 = result(
                       r"\|g_{\beta,m}^k\|^2]"},
                       unchecked=("a proof step, not checked on its own. (23) is Lemma 5's (21), "
                                  "which its check tests, plus sigma^2/B; (24) is not run."),
+    methods=LSGD,
 )
 
 LEMMA7 = result(
@@ -183,6 +189,7 @@ LEMMA7 = result(
     quantity_typst="sum_k omega_k EE[V_k]",
     unchecked=("a proof step, not checked on its own. A step of Theorem 5's proof; checks P4 and "
                "P4_printed test Theorem 5."),
+    methods=LSGD,
 )
 
 TABLE1_LSGD = result(
@@ -200,4 +207,5 @@ TABLE1_LSGD = result(
     relation="=", hypotheses=_ASSUME, source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
+    methods=LSGD,
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from pflbounds.papers.hanzely2023.errata import ERRATA
-from pflbounds.papers.hanzely2023.paper import cond, form, result
+from pflbounds.papers.hanzely2023.paper import LSGD, cond, form, result
 from pflbounds.papers.hanzely2023.symbols import (
     C1,
     C2,
@@ -68,8 +68,9 @@ THEOREM3 = result(
           "Delta0 = E[(1/M) sum_m f_m(w^0, beta_m^0) - f^*]; the literal beta-step of "
           "Algorithm 1 (Lemma 8).")],
     hypotheses=_NONCONVEX, conditions=(COND20,), source="Theorem 3, App. B.7.1",
-    equations=("20",), errata=(ERRATA["nonconvex_measure"],),
+    equations=("20",), errata=(ERRATA["erratum12"],),
     quantity_typst="1/K sum_(k<K) EE norm(1/M sum_m nabla f_m (w^k, beta_m^k))^2",
+    methods=LSGD,
 )
 
 _B = beta0 * tau + 1
@@ -90,8 +91,9 @@ THEOREM4 = result(
      form("corrected", _T4, "With Eq. (52), which the proof needs.", conditions=(EQ52,))],
     hypotheses=(*_NONCONVEX, "hanzely2023.A7"), conditions=(BETA_COND, TAU_COND),
     source="Theorem 4, App. B.7.2", equations=("52", "53"),
-    errata=(ERRATA["theorem4_gap"], ERRATA["nonconvex_measure"]),
+    errata=(ERRATA["erratum13"], ERRATA["erratum12"]),
     quantity_typst="EE[1/M sum_m f_m (w^K, beta_m^K) - f^*]",
+    methods=LSGD,
 )
 
 LEMMA8 = result(
@@ -106,6 +108,7 @@ LEMMA8 = result(
     quantity_typst="EE[hat(F)^(k+1)] - hat(F)^k",
     unchecked=("a proof step, not checked on its own. A step of Theorems 3-4's proofs; checks "
                "P11_theorem3 and P11_theorem4 test the theorems."),
+    methods=LSGD,
 )
 LEMMA9 = result(
     "lemma9", "Lemma 9", Kind.UPPER_BOUND,
@@ -121,6 +124,7 @@ LEMMA9 = result(
     quantity_typst="EE norm(h^k)^2 + 1/M sum_m EE norm(g_(m,2)^k)^2",
     unchecked=("a proof step, not checked on its own. A step of Theorems 3-4's proofs; checks "
                "P11_theorem3 and P11_theorem4 test the theorems."),
+    methods=LSGD,
 )
 _IP = "-eta_k <avg grad_w f_m(hat theta), avg grad_w f_m(theta)> - eta_k (1/M) sum_m " \
       "<grad_beta f_m(hat theta_m), grad_beta f_m(theta_m)>"
@@ -133,6 +137,7 @@ LEMMA10 = result(
     quantity_typst="-eta_k (lr(⟨dot, dot⟩)_w + lr(⟨dot, dot⟩)_beta)",
     unchecked=("a proof step, not checked on its own. A step of Theorem 3's proof; checks "
                "P11_theorem3 and P11_theorem4 test the theorems."),
+    methods=LSGD,
 )
 LEMMA11 = result(
     "lemma11", "Lemma 11", Kind.UPPER_BOUND, _IP, "f",
@@ -143,6 +148,7 @@ LEMMA11 = result(
     quantity_typst="-eta_k (lr(⟨dot, dot⟩)_w + lr(⟨dot, dot⟩)_beta)",
     unchecked=("a proof step, not checked on its own. A step of Theorem 4's proof; checks "
                "P11_theorem3 and P11_theorem4 test the theorems."),
+    methods=LSGD,
 )
 LEMMA12 = result(
     "lemma12", "Lemma 12", Kind.UPPER_BOUND, "E[V^k], k_p + 1 <= k <= v_p", "x^2",
@@ -155,6 +161,7 @@ LEMMA12 = result(
     quantity_typst="EE[V^k]",
     unchecked=("a proof step, not checked on its own. A step of Theorems 3-4's proofs; checks "
                "P11_theorem3 and P11_theorem4 test the theorems."),
+    methods=LSGD,
 )
 _D13 = lam_dis * L * _A
 _BK = etak * L**2 * lam_dis * (tau - 1) * (C1 + 1) / 2
@@ -175,6 +182,7 @@ LEMMA13 = result(
     part_latex={"44": r"\eta_{v_p}", "45": r"\eta_{v_p-1}"},
     unchecked=("a step-size rule, not evaluated by a check. A condition in Theorem 4's proof, met "
                "by Lemma 14's schedule, which check P11_theorem4 runs."),
+    methods=LSGD,
 )
 LEMMA14 = result(
     "lemma14", "Lemma 14", Kind.STEP_SIZE, "lower limits on beta and tau", "1",
@@ -189,8 +197,9 @@ LEMMA14 = result(
     relation=">=", hypotheses=("hanzely2023.A4", "hanzely2023.A5", "hanzely2023.A6",
                                "hanzely2023.A7"),
     source="Lemma 14, App. B.7", equations=("49", "51", "52", "53"),
-    errata=(ERRATA["theorem4_gap"],), part_typst={"beta": "beta", "tau": "tau"},
+    errata=(ERRATA["erratum13"],), part_typst={"beta": "beta", "tau": "tau"},
     part_latex={"beta": r"\beta", "tau": r"\tau"},
     unchecked=("a step-size rule, run by its theorem's checks. Check P11_theorem4 runs this "
                "schedule, computed in the check, not from this encoding."),
+    methods=LSGD,
 )

@@ -23,8 +23,9 @@ PROPOSITION1 = result(
     part_latex={"32": r"f(x)-f(y)-\langle\nabla f(y),x-y\rangle",
                 "33": r"\|\nabla f(x)-\nabla f(y)\|^2", "34": r"2\langle u,v\rangle",
                 "36": r"\|\frac1n\sum_i v_i\|^2"},
-                unchecked=("a standard fact, not checked. Smoothness, co-coercivity, Young's and "
-                           "Jensen's inequalities."),
+    unchecked=("a standard fact, not checked. Smoothness, co-coercivity, Young's and "
+               "Jensen's inequalities."),
+    no_method="standard inequalities of smooth and convex functions (App. B.7), not about a method",
 )
 
 PROPOSITION1_35 = result(
