@@ -6,8 +6,8 @@ tests/test_cli_index_outputs.py; not a test module).
 MODE ``index``: every command reads the papers' indexes (as a fresh command does, even after
 the first command of this process has loaded papers); MODE ``live``: the caller sets
 ``PFLBOUNDS_NO_INDEX=1`` and the commands load the papers as before. The document holds each
-command with its exit status, stdout and stderr, and the check and problem modules this
-process imported.
+command with its exit status, stdout and stderr, the checks registered in this process (by
+importing their modules), and the check and problem modules it imported.
 """
 
 from __future__ import annotations
@@ -35,8 +35,10 @@ def main() -> None:
             rc = cli(argv)
         out.append([argv, rc, o.getvalue(), e.getvalue()])
     mods = sorted(sys.modules)
+    registry = sys.modules.get("pflbounds.checking.registry")
     print(json.dumps({
         "outputs": out,
+        "registered_checks": [c.id for c in registry.loaded_checks()] if registry else [],
         "check_modules": [m for m in mods if m.startswith("pflbounds.papers.")
                           and ".checks" in m],
         "problem_modules": [m for m in mods if m.startswith("pflbounds.problems.")],

@@ -1,7 +1,8 @@
 """The papers' indexes change no output: ``list``, ``list --checks``, ``show`` and
 ``validate`` print the same (text and JSON, stdout and stderr) when they read the indexes as
 when they load the papers (``PFLBOUNDS_NO_INDEX=1``, the path before the indexes), for every
-paper; and a command served by a current index imports no check module.
+paper; and a command served by a current index registers no check from its module (a rerun
+of a suite imports none).
 
 Each mode runs in fresh processes (tests/index_probe.py): the index mode twice, first
 building the indexes in an empty task cache, then reading them.
@@ -68,7 +69,7 @@ def _check_outputs(tmp_path: Path, commands: list[list[str]]) -> None:
     assert (cache / "index").is_dir()
     assert _compare(live, built) == []
     assert _compare(live, warm) == []
-    assert warm["check_modules"] == []  # the checks came from the index
+    assert warm["registered_checks"] == []  # the checks came from the index
     assert all(o[1] == 0 for o in live["outputs"]
                if "nopaper" not in o[0] and "even2022.nosuch" not in o[0])
 
