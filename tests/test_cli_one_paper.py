@@ -1,9 +1,11 @@
-"""complexity is a command about one paper: in a fresh process it loads that paper only, and
-prints what it prints after every paper is loaded."""
+"""complexity is a command about one paper: in a fresh process it loads that paper only (with
+the paper's index in a task cache, its calculator only), and prints what it prints after
+every paper is loaded."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -24,9 +26,14 @@ print(json.dumps([rc, out.getvalue(), err.getvalue(), papers]))
 """
 
 
-def _run(args: list[str], tmp_path, *, full: bool) -> list:
+def _run(args: list[str], tmp_path, *, full: bool, cache: bool = False) -> list:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PFLBOUNDS_CACHE_DIR", "PFLBOUNDS_NO_INDEX")}
+    if cache:
+        env["PFLBOUNDS_CACHE_DIR"] = str(tmp_path / "cache")
     r = subprocess.run([sys.executable, "-c", CODE.format(full=full, args=args)],
-                       capture_output=True, text=True, cwd=tmp_path, check=True, timeout=600)
+                       capture_output=True, text=True, cwd=tmp_path, check=True, timeout=600,
+                       env=env)
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
@@ -43,3 +50,7 @@ def test_complexity_loads_only_its_paper(args, tmp_path):
     assert alone[:3] == full[:3]
     assert alone[3] == [args[2]]
     assert len(full[3]) >= 5
+    indexed = [_run(args, tmp_path, full=False, cache=True) for _ in range(2)]  # build, read
+    assert indexed[0][:3] == indexed[1][:3] == full[:3]
+    assert indexed[1][3] == [args[2]]
+    assert (tmp_path / "cache" / "index").is_dir()

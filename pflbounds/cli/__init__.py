@@ -102,11 +102,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
     try:
         # every paper loads (or its failure is named) before any command runs; eval, solve
-        # and complexity, about one paper, load only that paper (a fast start); list, show
-        # and validate read the papers' indexes (pflbounds.running.index) and import only
-        # the papers whose sources changed since they were indexed (every paper for list
-        # and validate, its own for show)
-        args.use_index = args.command in ("list", "show", "validate") and \
+        # and complexity, about one paper, load only that paper (a fast start); list, show,
+        # complexity and validate read the papers' indexes (pflbounds.running.index) and
+        # import only the papers whose sources changed since they were indexed (every paper
+        # for list and validate, its own for show and complexity, which then loads its
+        # calculator alone)
+        args.use_index = args.command in ("list", "show", "complexity", "validate") and \
             not getattr(args, "no_cache", False) and _index_usable()
         if args.command in ("eval", "solve"):
             load_for_result(args.result_id)

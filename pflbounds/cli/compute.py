@@ -7,7 +7,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from pflbounds.cli.errors import CliError, with_paper_hint
-from pflbounds.cli.inputs import check_vector_inputs, parse_inputs
+from pflbounds.cli.inputs import (
+    MATRIX_INPUTS,
+    check_vector_inputs,
+    check_vector_names,
+    parse_inputs,
+)
 from pflbounds.cli.output import fmt_value, jsonable, print_json
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -16,9 +21,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def paper_index(args: argparse.Namespace) -> PaperIndex | None:
-    """The papers' indexes ``list`` and ``show`` read (:mod:`pflbounds.running.index`), in the task
-    cache folder when there is one; None where the command line loaded the papers first
-    (the index is off, or papers were loaded already in this process)."""
+    """The papers' indexes ``list``, ``show`` and ``complexity`` read
+    (:mod:`pflbounds.running.index`), in the task cache folder when there is one; None where
+    the command line loaded the papers first (the index is off, or papers were loaded
+    already in this process)."""
     if not getattr(args, "use_index", False):
         return None
     from pflbounds.running.index.store import index_root
@@ -335,12 +341,22 @@ def cmd_complexity(args: argparse.Namespace) -> int:
     from pflbounds.symbolic import catalog, loader
     from pflbounds.symbolic.complexity import complexity_table
 
-    if not loader.load_paper(args.paper):  # only its paper; every one to name the known
-        loader.load_papers()
-    values, matrices = parse_inputs(args.inputs)
-    check_vector_inputs(values, catalog.results(args.paper)
-                        if args.paper in catalog.loaded_papers() else [],
-                        f"complexity --paper {args.paper}")
+    what = f"complexity --paper {args.paper}"
+    idx = paper_index(args)
+    packages = loader.packages_of(args.paper)
+    if idx is not None and packages:  # the paper's index: its calculator alone loads below
+        parts = [idx.part(p, "results") for p in packages]
+        known = any((pt["paper"] or {}).get("id") == args.paper for pt in parts)
+        values, matrices = parse_inputs(args.inputs, tuple(dict.fromkeys(
+            [*MATRIX_INPUTS, *(n for pt in parts for n in pt["matrix_inputs"])])))
+        check_vector_names(values, {n for pt in parts for n in pt["per_agent_inputs"]}
+                           if known else set(), what)
+    else:
+        if not loader.load_paper(args.paper):  # only its paper; every one to name the known
+            loader.load_papers()
+        values, matrices = parse_inputs(args.inputs)
+        check_vector_inputs(values, catalog.results(args.paper)
+                            if args.paper in catalog.loaded_papers() else [], what)
     try:
         table = complexity_table(args.paper, values, matrices,
                                          objective=args.objective, algorithm=args.algorithm)

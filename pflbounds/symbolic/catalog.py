@@ -210,9 +210,10 @@ def complexity_function(paper_id: str):
     """The table builder of ``paper_id``'s calculator (its ``complexity.table``, or one
     registered with :func:`register_complexity`); ``KeyError`` for a paper without one,
     naming those with one. :func:`pflbounds.symbolic.complexity.complexity_table` calls it.
-    Only the paper's package loads, unless there is none or it has no calculator (then every
-    paper, to name those that have one)."""
-    func = _complexity_of(paper_id) if loader.load_paper(paper_id) else None
+    Only the paper's package and its calculator load (the calculator imports the results it
+    evaluates), unless there is no such package or it has no calculator (then every paper,
+    to name those that have one)."""
+    func = _complexity_of(paper_id) if loader.packages_of(paper_id) else None
     if func is not None:
         return func
     load_papers()
@@ -224,11 +225,11 @@ def complexity_function(paper_id: str):
 
 
 def _complexity_of(paper_id: str):
-    """The table builder of ``paper_id`` among the papers loaded, or None."""
+    """The table builder of ``paper_id`` (its package and calculator imported), or None."""
     func = _COMPLEXITY.get(paper_id)
-    if func is None and paper_id in _PAPERS:
-        mod = loader.paper_module(paper_id, "complexity")
-        func = getattr(mod, "table", None)
+    if func is None:
+        mod = loader.paper_module(paper_id, "complexity")  # imports the package first
+        func = getattr(mod, "table", None) if paper_id in _PAPERS else None
     return func
 
 

@@ -27,15 +27,18 @@ def within(module: str | None, package: str) -> bool:
 def results_part(package: str) -> dict[str, Any]:
     """``paper`` (the record the package registers: id, title, citation, digest, or None),
     ``results`` (one listing row per result, in the catalog's order: id, label, kind,
-    quantity, forms) and ``algorithms`` (per result id, the functions that implement its
+    quantity, forms), ``algorithms`` (per result id, the functions that implement its
     method: dotted name, ``source`` file and line, and ``missing``, why it does not exist or
-    None)."""
+    None), and what ``complexity`` reads of every result of the paper: ``matrix_inputs``
+    (the matrices its derivations read, in the order a full load declares them) and
+    ``per_agent_inputs`` (the inputs that may be one value per client)."""
     from pflbounds.symbolic import catalog
     from pflbounds.symbolic.location import dotted_source, missing_method
 
     loader.load_package(package)
     pid = paper_id(package)
-    results = catalog.in_load_order([r for r in catalog.loaded_results() if r.paper == pid])
+    declared = [r for r in catalog.loaded_results() if r.paper == pid]  # in declaration order
+    results = catalog.in_load_order(declared)
     algorithms: dict[str, list[dict[str, Any]]] = {}
     for r in results:
         names = catalog.loaded_algorithms_of(r.id)
@@ -48,6 +51,10 @@ def results_part(package: str) -> dict[str, Any]:
         "results": [{"id": r.id, "label": r.label, "kind": str(r.kind),
                      "quantity": r.quantity, "forms": list(r.forms)} for r in results],
         "algorithms": algorithms,
+        "matrix_inputs": list(dict.fromkeys(
+            n for r in declared for dv in r.derivations for n in dv.needs)),
+        "per_agent_inputs": sorted(
+            {n for r in declared for dv in r.derivations if dv.per_agent for n in dv.uses}),
     }
 
 
