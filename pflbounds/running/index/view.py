@@ -51,6 +51,7 @@ class PaperIndex:
         self._env: dict[str, Any] | None = None
         self._core: str | None = None
         self._built: list[tuple[str, str, str]] = []
+        self._packages: list[str] | None = None
 
     # ------------------------------------------------------------------ parts
     def _key(self, package: str, *, fresh: bool = False) -> str | None:
@@ -90,8 +91,13 @@ class PaperIndex:
         self._built.clear()
 
     def packages(self, paper: str | None = None) -> list[str]:
-        """Every paper package in the loader's order, or those of ``paper``."""
-        return loader.paper_packages() if paper is None else loader.packages_of(paper)
+        """Every paper package in the loader's order (read once: the list reads the installed
+        distributions' entry points), or those of ``paper``."""
+        if paper is not None:
+            return loader.packages_of(paper)
+        if self._packages is None:
+            self._packages = loader.paper_packages()
+        return list(self._packages)
 
     def ensure(self, part: str) -> None:
         """Make ``part`` of every paper package current (a paper that fails to import raises
