@@ -225,3 +225,19 @@ def test_the_key_follows_the_paper_files_and_the_environment(tmp_path):
     f = paper / "errata.py"
     f.write_text(f.read_text() + "\n")
     assert keys.index_key("toypaper", paper, env, core) != k0
+
+
+def test_the_core_digest_covers_pflbounds_but_not_its_papers(tmp_path):
+    import pflbounds
+
+    assert keys.ROOT == Path(pflbounds.__file__).resolve().parent
+    assert keys.PAPERS == keys.ROOT / "papers" and keys.PAPERS.is_dir()
+    root = tmp_path / "pkg"
+    (root / "papers" / "p").mkdir(parents=True)
+    (root / "engine.py").write_text("x = 1\n")
+    (root / "papers" / "p" / "theory.py").write_text("y = 1\n")
+    d0 = keys.tree_digest(root, skip=root / "papers")
+    (root / "papers" / "p" / "theory.py").write_text("y = 2\n")
+    assert keys.tree_digest(root, skip=root / "papers") == d0  # a paper has its own digest
+    (root / "engine.py").write_text("x = 2\n")
+    assert keys.tree_digest(root, skip=root / "papers") != d0

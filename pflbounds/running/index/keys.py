@@ -24,7 +24,7 @@ from pflbounds.version import __version__
 
 FORMAT = "pflbounds.running.index/1"
 """The format of the index files; a new format makes new keys."""
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 """The folder of the pflbounds package."""
 PAPERS = ROOT / "papers"
 STAMPED = ("numpy", "scipy", "sympy", "cvxpy", "clarabel", "jax", "pyarrow", "PEPit", "dask",
