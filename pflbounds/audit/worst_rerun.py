@@ -16,9 +16,9 @@ recorded measurement, and is
   instance found the paper's bound exceeds the measured value by at least bound / mutant (the
   factor recorded), a measured looseness (exact when the search is, a lower estimate
   otherwise: a worse instance may exist);
-* ``unreached``: no case covers the form, or the mutant equals the bound at every point
-  searched (the case's constants leave the change untouched); the paper's note, if any, says
-  why no search reaches it.
+* ``unreached``: no case covers the form, or at no point searched is the mutant smaller than
+  the bound (larger, for a lower bound): the case's constants leave the change untouched;
+  the paper's note, if any, says why no search reaches it.
 
 Nothing here runs a search: the points come from the tightness document.
 """
@@ -85,7 +85,7 @@ def _beats(point: Mapping[str, Any], bound: float, sense: str) -> bool:
     return m > bound + tol if sense == "max" else m < bound - tol
 
 
-def rerun_mutant(key: FormKey, change: str, operator: str,
+def rerun_mutant(key: FormKey, change: str, formula: str,
                  entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The worst-instance status of one surviving mutant of ``key`` (module docstring), with
     the point that decided, its ratio measured / mutant and the factor bound / mutant."""
@@ -93,7 +93,7 @@ def rerun_mutant(key: FormKey, change: str, operator: str,
             (key.result_id, key.form, key.part)]
     if not mine:
         return {"status": "unreached", "why": "No worst-case search covers this form."}
-    found = [m for m in mutants(key.expr()) if m.change == change and m.operator == operator]
+    found = [m for m in mutants(key.expr()) if m.change == change and m.formula == formula]
     if not found:
         return {"status": "unreached", "why": "the mutant is not generated from the current "
                                               "formula (the audit and the catalog differ)"}
@@ -110,11 +110,14 @@ def rerun_mutant(key: FormKey, change: str, operator: str,
                 ob = float(p["bound"])
                 if not math.isfinite(mb):
                     continue
-                if not math.isclose(mb, ob, rel_tol=1e-12, abs_tol=1e-300):
-                    moved = True
+                stronger = (mb < ob if sense == "max" else mb > ob) and \
+                    not math.isclose(mb, ob, rel_tol=1e-12, abs_tol=1e-300)
                 m = float(p["measured"])
-                ratio = m / mb if mb > 0 else (math.inf if m > 0 else 1.0)
                 beats = _beats(p, mb, sense)
+                if not (stronger or beats):
+                    continue  # the mutant claims no more than the bound here
+                moved = True
+                ratio = m / mb if mb > 0 else (math.inf if m > 0 else 1.0)
                 row = {"ratio_to_mutant": ratio, "bound": ob, "mutant": mb, "measured": m,
                        "factor": (ob / mb if sense == "max" else mb / ob)
                        if mb > 0 and ob > 0 else None,
@@ -127,13 +130,10 @@ def rerun_mutant(key: FormKey, change: str, operator: str,
                                else ratio < best["ratio_to_mutant"])))
                 if closer:
                     best = row
-    if best is None:
-        return {"status": "unreached", "why": "the mutant cannot be evaluated at the searched "
-                                              "points"}
-    if not moved:
-        return {"status": "unreached", "why": "The mutant equals the bound at every point "
-                "searched: the case's constants leave its "
-                "change untouched.", **{k: best[k] for k in ("source", "instance")}}
+    if not moved or best is None:
+        return {"status": "unreached", "why": "At no point searched does the mutant claim "
+                "more than the bound (the case's constants leave its change untouched, or "
+                "it cannot be evaluated there)."}
     status = "caught at the worst instance" if best.pop("beats") else \
         "true at the worst instance"
     return {"status": status, **best}
@@ -166,7 +166,7 @@ def attach_worst(audit: Any, doc: Mapping[str, Any] | None) -> None:
     audit.worst_source = (f"tightness-{doc['paper']}.json" if doc else
                           f"none (run `pflbounds audit tightness --paper {audit.paper}`)")
     for m in audit.survivors:
-        w = rerun_mutant(m.key, m.change, m.operator, entries)
+        w = rerun_mutant(m.key, m.change, m.formula, entries)
         if not doc and w["status"] == "unreached":
             w["why"] = "No tightness records were found."
         if w["status"] != "unreached":

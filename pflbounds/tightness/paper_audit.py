@@ -195,8 +195,13 @@ def _search_words(case: Mapping[str, Any], p: PointRecord) -> str:
     return draws
 
 
+HORIZONS = ("K", "T")
+"""Iteration counts: named in every instance's words (a case may fix one per case)."""
+
+
 def _swept(case: Mapping[str, Any], p: PointRecord) -> str:
     names = list(case.get("sweep", {}))
+    names += [k for k in HORIZONS if k in case.get("fixed", {}) and k not in names]
     return ", ".join(f"{k}={p.constants[k]:g}" for k in names if k in p.constants)
 
 

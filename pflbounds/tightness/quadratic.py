@@ -331,6 +331,48 @@ class QuadraticSteps(QuadraticSGD):
         raise NotDecoupled("a count of steps does not decouple by eigen-direction: search it")
 
 
+class _Averaged:
+    """N agents with the same quadratic, started together, each step averaging their N
+    independent stochastic gradients (All-for-all with Lambda = 11^T/N on identical agents,
+    minibatch SGD): the iterates stay equal and follow SGD whose noise covariance is
+    divided by N. Each agent's noise variance is at most sigma2; the measure is any agent's
+    (the average's) excess."""
+
+    def noise_factor(self, c: Mapping[str, float]) -> float:
+        return 1.0 / integer(c, "N")
+
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
+        integer(c, "N")
+        super().admissible(c, inst, seed=seed)  # type: ignore[misc]
+
+
+class AveragedAgents(_Averaged, QuadraticSGD):
+    """``identical_agents_gap``: :class:`QuadraticSGD` under f(x_0) - f* <= Delta0 for N
+    identical agents that average their gradients (:class:`_Averaged`)."""
+
+    def __init__(self) -> None:
+        super().__init__("function_gap")
+        self.name = "identical_agents_gap"
+        self.constants = (*self.constants, "N")
+        self.description = ("N identical agents averaging their gradients (noise variance "
+                            "<= sigma2 each): " + self.description)
+
+
+class AveragedAgentsSteps(_Averaged, QuadraticSteps):
+    """``identical_agents_steps``: :class:`QuadraticSteps` for N identical agents that
+    average their gradients."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "identical_agents_steps"
+        self.constants = (*self.constants, "N")
+        self.description = ("N identical agents averaging their gradients (noise variance "
+                            "<= sigma2 each): " + self.description)
+
+
 register_model(QuadraticSGD("distance"))
 register_model(QuadraticSGD("function_gap"))
 register_model(QuadraticSteps())
+register_model(AveragedAgents())
+register_model(AveragedAgentsSteps())
