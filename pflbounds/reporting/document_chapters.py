@@ -23,6 +23,7 @@ from pflbounds.reporting.document_text import (
 from pflbounds.reporting.escape import label_name
 from pflbounds.reporting.model import ErratumBlock, PaperSection
 from pflbounds.reporting.plainmath import notation_of
+from pflbounds.reporting.tightness_text import NOT_SEARCHED, tight_within
 
 
 class Chapters(WriterBase):
@@ -46,18 +47,22 @@ class Chapters(WriterBase):
         if rows:
             self.add(
                 "#table(",
-                "  columns: (2.4cm, 4.3cm, 2.8cm, 1fr),",
-                "  " + header_row("Claim", "As printed", "Corrected", "Why") + ",",
+                "  columns: (2.3cm, 3.9cm, 2.6cm, 2.3cm, 1fr),",
+                "  " + header_row("Claim", "As printed", "Corrected", "Tight to within",
+                                  "Why") + ",",
             )
             for f in rows:
                 name = self._link(f.anchor, f"*{escaped(f.name)}*")
                 flags = ""
                 if f.unexpected:
                     flags = " #unexpected[verdict]"
+                tight = tight_within([e for r in f.results for e in r.tightness])
+                tight_cell = f"#muted[{escaped(tight)}]" if tight == NOT_SEARCHED \
+                    else escaped(tight)
                 self.add(
                     f"  [{name}{flags}], [{status_markup(f.printed.word, f.printed.text)}], "
                     f"[{status_markup(f.corrected.word, f.corrected.text)}], "
-                    f"[{prose(one_line(f.reason, 125))}],"
+                    f"[{tight_cell}], [{prose(one_line(f.reason, 125))}],"
                 )
             self.add(")")
         lines = []

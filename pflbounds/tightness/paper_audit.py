@@ -318,12 +318,26 @@ def stderr_progress(stream: TextIO | None = None) -> Progress:
     return say
 
 
+def previous_entries(path: Path, only: Sequence[str]) -> list[Entry]:
+    """The entries of an earlier audit document at ``path`` about results other than
+    ``only`` (kept when a run is restricted to ``only``), or none."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("format") != FORMAT:
+            return []
+        return [Entry.from_json(e) for e in doc["entries"] if e["result"] not in only]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
 def run_tightness(paper: str, folder: Path, *, horizons: Sequence[int] | None = None,
                   only: Sequence[str] | None = None, progress: Progress | None = None,
                   pepit_solve: Callable[..., Any] | None = None) -> PaperTightness:
     """Run every case ``paper`` declares (cached records reused) and gather the entries and
-    the coverage. ``only``: these result ids. ``horizons``: the iteration counts of the
-    PEPit cases (their own by default). ``progress``: called with one line per case."""
+    the coverage. ``only``: these result ids; the entries of the others are kept from the
+    folder's earlier document, so that the document stays whole. ``horizons``: the iteration
+    counts of the PEPit cases (their own by default). ``progress``: called with one line per
+    case."""
     from pflbounds.audit.declarations import declared
     from pflbounds.tightness.declared import paper_cases
     from pflbounds.tightness.engine import run_case
@@ -370,6 +384,8 @@ def run_tightness(paper: str, folder: Path, *, horizons: Sequence[int] | None = 
 
         pepit_doc["verdict"] = aggregate([d["verdict"] for d in docs])
         pepit_doc["evidence"] = {k: v for d in docs for k, v in d["evidence"].items()}
+    if only:
+        entries = previous_entries(folder / f"tightness-{paper}.json", only) + entries
     expected = dict(declared(paper, "WORST_EXPECTED", {}))
     for e in entries:
         why = expected.get(f"{e.result}:{e.form}") or expected.get(e.result, "")
@@ -378,11 +394,8 @@ def run_tightness(paper: str, folder: Path, *, horizons: Sequence[int] | None = 
     shown = {(e.result, e.form) for e in entries if e.counterexample}
     missing = sorted(k for k in expected
                      if tuple(k.split(":", 1)) not in shown
-                     and not any(e.result == k and e.counterexample for e in entries)
-                     and (not only or k.split(":", 1)[0] in only))
+                     and not any(e.result == k and e.counterexample for e in entries))
     forms, source = evaluated_forms(paper, folder)
-    if only:
-        forms = [f for f in forms if f["result"] in only]
     reasons = dict(declared(paper, "UNSEARCHED", {}))
     have = {(e.result, e.form, e.part) for e in entries}
     covered, uncovered = [], []

@@ -126,7 +126,7 @@ def _theorem4(form: str) -> SearchCase:
 
 # Theorem 4's proof on clustered Gaussian means (P12's setting): u = Delta^2/4, the
 # smallest S allowed (u = 4 nu^2 d_eff/S), cluster distances searched in [Delta, b_max]
-_GM = {"M": 3, "C": 4, "d": 3, "S": 48, "u": 0.25, "nu2": 1.0, "d_eff": 3, "Delta2": 1.0,
+_GM = {"M": 3, "C": 20, "d": 3, "S": 48, "u": 0.25, "nu2": 1.0, "d_eff": 3, "Delta2": 1.0,
        "b_max": 1.2}
 _GM_FREE = {"spread": Box(1, 1.0, "b_max/sqrt(Delta2)"), "rotation": Rotation("d"),
             "covariance": Box("d", 0.0, "nu2")}
@@ -136,7 +136,7 @@ _MC = Search(mode="random", seed=0, budget=200, replicas=256, confirm=4096)
 def _estimated(result: str, form: str, measure: str, what: str) -> SearchCase:
     return SearchCase(result, form, "estimated_weights", fixed=_GM, free=_GM_FREE,
                       measure=measure, search=_MC,
-                      title=f"Theorem 4's proof ({what}) on 3 clusters of 4 agents with "
+                      title=f"Theorem 4's proof ({what}) on 3 clusters of 20 agents with "
                             "Gaussian samples, u = Delta^2/4, S = 4 nu^2 d_eff/u")
 
 
