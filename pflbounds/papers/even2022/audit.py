@@ -234,58 +234,31 @@ UNSEARCHED = {
 """Why no search covers a form that checks evaluate, keyed by ``result:form`` or ``result``."""
 
 MUTANT_NOTES = {
-    THEOREM4.id:
-        "No check compares Theorem 4's value with a measurement: E17 tests its units (a "
-        "mutant that keeps the units passes) and P13 the 1/C speedup, with a slope fixed in "
-        "the check. A bound check of AFA with estimated weights would be needed.",
-    f"{LEMMA6_EPS.id}:printed":
-        "E15 computes the printed step and horizon from Lemma 6's statement and records the "
-        "catalog's printed count only beside its evidence: the verdict does not read it.",
-    f"{LEMMA6_EPS.id}:corrected":
-        "On E15's instance (f = x^2/2) the last iterate at the corrected count is about a "
-        "tenth of eps: shorter counts still reach eps.",
     THEOREM1.id:
         "The lower bound is loose on Instance A by orders of magnitude (P6: the methods need "
         "about 7000 K_LB; P6_theory: the AFO upper bound is about 10^5 K_LB): no mutant here "
-        "moves K_LB that far.",
-    f"{THEOREM2.id}:explicit":
-        "P1's closest point has eta mu = 1 (kappa = 1, eta = 1/L), where (1 - eta mu)^K "
-        "vanishes, and its other quick points hold with a factor 1.7 or more: the "
-        "contraction and variance terms are never the binding ones.",
-    f"{THEOREM2.id}:corrected":
-        "P2's closest comparison (K = 400, kappa = 1, sigma^2 = 0.1) is bias-dominated: the "
-        "initial term is negligible there and the log factor small; P3 fits a slope and "
-        "does not read the bound.",
-    f"{THEOREM2_PART2.id}:explicit":
-        "The log factor ln(4 Delta0/eps) is not what makes P4 or P14_theory tight (margins "
-        "2.5 and 1.14): changing it by ln 2 or by 1 keeps them above 1.",
+        "moves K_LB that far, and no search measures the best method's cost.",
     f"{THEOREM3.id}:corrected":
-        "P8 and P7 hold with factors 2.8 and 2.0 on their quick grids: halving one term keeps "
-        "them above 1 (P7 at 1.01 for the initial term); P11's corrected side holds with a "
-        "wide margin.",
-    f"{COROLLARY1.id}:corrected":
-        "P14_cor1 holds with a factor 2.75 on its quick grid: halving a constant keeps the "
-        "count above the measured K_eps.",
+        "The searched agents are identical (BiasSum = 0): the bias term's mutants change "
+        "nothing there; P8 and P7 hold with factors 2.8 and 2.0 on their quick grids.",
+    f"{THEOREM4.id}:printed":
+        "At the searched constants Delta^2 - 2u < 2u^2, so the max in the tail's exponent "
+        "takes 2u^2 and a change of -2u moves nothing.",
+    f"{THEOREM4_BIAS.id}:corrected":
+        "At u = Delta^2/4 (P12's setting) the indicator 1{4u > Delta^2} is 0: the term "
+        "4 D*^2 u and its mutants vanish at every searched instance; P12_bias holds with a "
+        "factor 667.",
     LEMMA5.id:
         "P9_lemma5 holds with a factor 3.4 on its quick instance; on the full grid one "
-        "instance attains half of the bound exactly, which a halved bound still meets.",
-    THEOREM4_TAIL.id:
-        "The misclassification tail holds with a factor 80 on P12's instances.",
-    THEOREM4_VARIANCE.id:
-        "P12_variance holds with a factor 1.7: halving one term keeps it above 1.",
-    f"{THEOREM4_BIAS.id}:corrected":
-        "P12_bias holds with a factor 667: the corrected bias bound is very loose on its "
-        "instances.",
+        "instance attains half of the bound exactly, which a halved bound still meets. No "
+        "model measures the bias floor.",
     f"{HSU_KAKADE_ZHANG.id}:corrected":
         "P12_hkz holds with a factor 7 on its quick grid: halving a term keeps it above the "
-        "measured tail.",
-    f"{BASELINE_LOCAL.id}:explicit":
-        "P15_local holds with a factor 2.5 on its quick grid: halving a term keeps it above "
-        "the measured error.",
+        "measured tail. No model measures quantiles.",
     f"{BASELINE_GLOBAL.id}:corrected":
         "E24's corrected side holds with room on its instance: a smaller bias term still "
-        "bounds the exact floor.",
+        "bounds the exact floor. No model measures the bias floor.",
     f"{BASELINE_PERSONALISED.id}:corrected":
         "E24's corrected side holds with room on its instance: a smaller bias term still "
-        "bounds the exact floor.",
+        "bounds the exact floor. No model measures the bias floor.",
 }
