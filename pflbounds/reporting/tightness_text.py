@@ -86,13 +86,19 @@ def tight_within(entries: Sequence[Mapping[str, Any]]) -> str:
     without entries."""
     if not entries:
         return NOT_SEARCHED
-    key, e = min(_by_form(entries).items(), key=lambda kv: _closeness(kv[1]))
+    several = len({e["result"] for e in entries}) > 1
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for e in entries:
+        groups.setdefault(str(e["result"]), []).append(e)
+    cands = [(f"{rid.split('.', 1)[-1]} {k}" if several else k, e)
+             for rid, es in groups.items() for k, e in _by_form(es).items()]
+    key, e = min(cands, key=lambda kv: _closeness(kv[1]))
     c = _closeness(e)
     if c == 0.0:
-        return f"counterexample ×{_ratio(e):.3g} ({key})"
+        return f"counterexample ×{_ratio(e):#.3g} ({key})"
     if math.isinf(c):
         return f"never approached ({key})"
-    return f"×{c:.3g} {key} ({_how(e)})"
+    return f"×{c:#.3g} {key} ({_how(e)})"
 
 
 def tightness_lines(entries: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -106,7 +112,7 @@ def tightness_lines(entries: Sequence[Mapping[str, Any]]) -> list[str]:
             if e.get("expected"):
                 head += f" (expected: {e['expected']})"
         else:
-            head = f"{key}: worst ratio {r:.3g} (tight to within ×{_closeness(e):.3g})"
+            head = f"{key}: worst ratio {r:.3g} (tight to within ×{_closeness(e):#.3g})"
         how = _how(e)
         if how == "searched":
             how = f"searched, {e.get('search', '')}; the true worst case is at least as bad"
