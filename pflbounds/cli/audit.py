@@ -139,9 +139,12 @@ def cmd_tightness(args: argparse.Namespace) -> int:
         if bad:
             raise CliError(f"--only {', '.join(bad)}: not a result of {paper} "
                            f"(`pflbounds list --paper {paper}`)")
-    folder = _folder(args.out)
-    folder.mkdir(exist_ok=True)
     horizons = _horizons(args.horizons) if args.horizons else None
+    folder = _folder(args.out)
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise CliError(f"cannot create the audit folder {folder} ({e.strerror or e})") from None
     try:
         audit = run_tightness(paper, folder, horizons=horizons, only=only,
                               progress=None if args.quiet else stderr_progress())

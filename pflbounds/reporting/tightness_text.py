@@ -115,6 +115,7 @@ def tightness_lines(entries: Sequence[Mapping[str, Any]]) -> list[str]:
             head = f"{key}: worst ratio {r:.3g} (tight to within ×{_closeness(e):#.3g})"
         how = _how(e)
         if how == "searched":
-            how = f"searched, {e.get('search', '')}; the true worst case is at least as bad"
+            search = str(e.get("search", "")).removeprefix("searched: ")
+            how = f"searched: {search}; the true worst case is at least as bad"
         out.append(f"{head} at {e.get('instance', '')} [{how}]")
     return out

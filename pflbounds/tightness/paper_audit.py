@@ -199,9 +199,10 @@ HORIZONS = ("K", "T")
 """Iteration counts: named in every instance's words (a case may fix one per case)."""
 
 
-def _swept(case: Mapping[str, Any], p: PointRecord) -> str:
+def _swept(case: Mapping[str, Any], p: PointRecord, measure: str) -> str:
     names = list(case.get("sweep", {}))
-    names += [k for k in HORIZONS if k in case.get("fixed", {}) and k not in names]
+    if measure != "steps":  # there K is only how far the search looks
+        names += [k for k in HORIZONS if k in case.get("fixed", {}) and k not in names]
     return ", ".join(f"{k}={p.constants[k]:g}" for k in names if k in p.constants)
 
 
@@ -212,7 +213,7 @@ def _words(model: Any, case: Mapping[str, Any], p: PointRecord) -> str:
         words = ""
     if p.detail.get("found_by"):
         words = "the default instance" + (f" ({words})" if words else "")
-    swept = _swept(case, p)
+    swept = _swept(case, p, case.get("measure") or model.measures[0])
     return f"{swept}: {words}" if swept and words else (swept or words)
 
 
@@ -386,6 +387,12 @@ def run_tightness(paper: str, folder: Path, *, horizons: Sequence[int] | None = 
         pepit_doc["evidence"] = {k: v for d in docs for k, v in d["evidence"].items()}
     if only:
         entries = previous_entries(folder / f"tightness-{paper}.json", only) + entries
+        if pepit_doc is None:  # no PEPit case ran: keep the earlier comparisons by K
+            try:
+                old = json.loads((folder / f"tightness-{paper}.json").read_text("utf-8"))
+                pepit_doc = old.get("pepit") if old.get("format") == FORMAT else None
+            except (OSError, ValueError, AttributeError):
+                pepit_doc = None
     expected = dict(declared(paper, "WORST_EXPECTED", {}))
     for e in entries:
         why = expected.get(f"{e.result}:{e.form}") or expected.get(e.result, "")

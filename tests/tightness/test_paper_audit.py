@@ -133,3 +133,18 @@ def test_without_tightness_records_every_survivor_is_unreached(tightpaper, tmp_p
     assert all(m["worst"]["status"] == "unreached" for m in doc["survivors"])
     assert doc["worst_instances"]["accounted"] == doc["totals"]["caught"] + \
         doc["totals"]["refuted"]
+
+
+def test_a_run_restricted_to_some_results_keeps_the_others_entries(audited, capsys):
+    out, doc, _, _ = audited
+    assert main(["audit", "tightness", "--paper", "tightpaper", "--out", str(out),
+                 "--only", "tightpaper.loose", "--json"]) == 1
+    cap = capsys.readouterr()
+    assert cap.err.count("tightness tightpaper [") == 1  # only the loose bound's case ran
+    again = json.loads(cap.out)
+    assert sorted((e["result"], e["form"], e["source"]) for e in again["entries"]) == \
+        sorted((e["result"], e["form"], e["source"]) for e in doc["entries"])
+    assert again["uncovered"] == doc["uncovered"]
+    assert main(["audit", "tightness", "--paper", "tightpaper", "--only", "tightpaper.nope",
+                 "--out", str(out)]) == 2
+    assert "not a result of tightpaper" in capsys.readouterr().err
