@@ -62,18 +62,22 @@ def test_records_are_read_from_the_folder_and_others_left_out(tmp_path):
     assert list(got) == ["p.r"] and got["p.r"][0]["ratio"] == 0.5
 
 
-@pytest.fixture(scope="module")
-def source() -> str:
+def _outcomes():
     from tests.reporting.test_findings import KS, synthetic
 
     loader.load_paper("even2022", checks=True)
-    outcomes = [
+    return [
         synthetic("even2022.P14", [{"ks": KS, "mean": np.array([1.0, 1.07, 0.25]),
                                     "bound": np.ones(3)}]),
         synthetic("even2022.E15", [{"ks": KS, "mean": np.ones(3),
                                     "bound_printed": np.array([2.0, 0.5, 2.0]),
                                     "bound_corrected": np.full(3, 4.0)}]),
     ]
+
+
+@pytest.fixture(scope="module")
+def source() -> str:
+    outcomes = _outcomes()
     tight = {"even2022.lemma6_eps": [entry("even2022.lemma6_eps", "corrected", 0.4234,
                                            how="searched")]}
     report = build_report(outcomes, suite="synthetic", tightness=tight, detail="full")
@@ -91,3 +95,11 @@ def test_a_searched_results_block_shows_its_tightness(source):
     at = source.index("*Tightness* (worst admissible instance found)")
     assert "corrected: worst ratio 0.423 (tight to within ×2.36) at K\\=5" in source[at:at + 400]
     assert source.count("*Tightness* (worst admissible instance found)") == 1
+
+
+def test_a_paper_without_records_says_so_once_below_its_table():
+    report = build_report(_outcomes(), suite="synthetic")
+    src = build_document(report, plan_figures(report))
+    findings = src[src.index("= Findings"):src.index("= Controls")]
+    assert "Tight to within" not in findings.split("*Tight to within*")[0]  # no column
+    assert findings.count(f"*Tight to within*: {NOT_SEARCHED}") == 1
