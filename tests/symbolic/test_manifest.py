@@ -131,3 +131,34 @@ def test_eval_of_a_manifest_paper_builds_only_the_module_of_its_result(extra_pap
     assert "toypaper.complexity" in sys.modules and "toypaper.checks.sgd" not in sys.modules
     assert [r.id for r in catalog.results("toypaper")] == [
         "toypaper.theorem1", "toypaper.remark1", "toypaper.corollary1"]
+
+
+def test_an_experiment_that_declares_claims_registers_its_runs_after_a_full_load(packages):
+    """A full load imports an experiment module for its results (its claims); loading the
+    checks afterwards still registers its CHECKS (the module is not imported twice)."""
+    packages("claimpaper", {
+        "__init__.py": """
+            from pflbounds.symbolic.builder import PaperBuilder
+            from pflbounds.symbolic.manifest import Manifest
+            PaperBuilder("claimpaper").register("t", "c")
+            MANIFEST = Manifest(theory=("a",), experiments=("fig1",))
+            """,
+        "assumptions.py": "", "errata.py": "ERRATA = {}\n", "theory/__init__.py": "",
+        "theory/a.py": "", "checks/__init__.py": "", "experiments/__init__.py": "",
+        "experiments/fig1.py": """
+            import sympy as sp
+            from pflbounds.checking import Check, CheckKind, Verdict
+            from pflbounds.symbolic.builder import PaperBuilder
+            from pflbounds.symbolic.result import Kind
+            P = PaperBuilder("claimpaper")
+            CLAIM = P.result("figure1", "Figure 1", Kind.UPPER_BOUND, "ratio", "1", "s",
+                             [P.form("printed", sp.Integer(1))], no_method="a claim")
+            CHECKS = [Check("claimpaper.F1", "figure 1", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+                            lambda p, R, seed: {"mean": [0.5], "bound": [1.0]}, grid=({},),
+                            result_id=CLAIM.id)]
+            """})
+    loader.load_papers()
+    assert [r.id for r in catalog.results("claimpaper")] == ["claimpaper.figure1"]
+    assert registry.find("claimpaper.F1") is None
+    registry.load_papers()
+    assert registry.module_of("claimpaper.F1") == "claimpaper.experiments.fig1"
