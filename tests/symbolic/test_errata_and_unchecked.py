@@ -66,7 +66,9 @@ def silent(rs, checked: set[str]) -> list[str]:
 
 
 def test_a_result_without_a_check_says_why(checked):
-    assert not silent(results(), checked), "results with no check and no reason"
+    # the shipped papers (a test paper another test loads for the session is not walked)
+    bad = silent([r for p in PAPERS for r in results(p)], checked)
+    assert not bad, f"results with no check and no reason: {bad}"
 
 
 @pytest.mark.parametrize("kind", BOUND_KINDS, ids=lambda k: k.value.replace(" ", "_"))

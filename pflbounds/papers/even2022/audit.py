@@ -44,7 +44,12 @@ from pflbounds.papers.even2022.theory.baselines import (
     BASELINE_LOCAL,
     BASELINE_PERSONALISED,
 )
-from pflbounds.papers.even2022.theory.concentration import HSU_KAKADE_ZHANG, THEOREM4_BIAS
+from pflbounds.papers.even2022.theory.concentration import (
+    HKZ_NORM_TAIL,
+    HSU_KAKADE_ZHANG,
+    THEOREM4_BIAS,
+    THEOREM4_RECOVERY,
+)
 from pflbounds.papers.even2022.theory.estimated import THEOREM4, THEOREM4_TAIL, THEOREM4_VARIANCE
 from pflbounds.papers.even2022.theory.lower_bound import THEOREM1
 from pflbounds.papers.even2022.theory.oracle_weights import COROLLARY1
@@ -227,10 +232,10 @@ UNSEARCHED = {
         "a bias floor of AFA (as Lemma 5): no model measures it yet.",
     BASELINE_PERSONALISED.id:
         "a bias floor of AFA (as Lemma 5): no model measures it yet.",
-    "even2022.hkz_norm_tail":
+    HKZ_NORM_TAIL.id:
         "a probability bound checked by counting exceedances (P12_norm_tail); no model "
         "measures the tail of ||xi||^2 yet (every stronger mutant is caught by the check).",
-    "even2022.theorem4_recovery":
+    THEOREM4_RECOVERY.id:
         "a probability lower bound checked by counting failures (P12_recovery); no model "
         "measures the recovery event yet (every stronger mutant is caught by the check).",
     HSU_KAKADE_ZHANG.id:
