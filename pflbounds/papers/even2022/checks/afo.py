@@ -57,7 +57,7 @@ def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
 
 
 def simulate_p1_mc(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P1 by Monte Carlo: agent 0's excess error under AFO with 99% one-sided bands."""
+    """P1 by Monte Carlo: agent 0's excess error under AFO (Monte Carlo samples)."""
     fam, lam, x0, V, B, Delta0 = _afo_setup(p)
     eta = p["eta_L"] / fam.L
     ks = KS[KS <= p["K"]]
@@ -245,8 +245,8 @@ CHECKS = [
         engine="mc", replicas=2000, block_size=1000,
         result_id=THEOREM2.id, form="explicit",
         xlabel='K (oracle calls)', ylabel='E[f_1(x_1^K)] - f_1*',
-        description="AFO simulated with 2000 replicas; one-sided 99% limits with Bonferroni "
-                    "over the recorded K."),
+        description="AFO simulated with 2000 replicas; one-sided limits at the check's share "
+                    "of even2022's error family, with Bonferroni over the recorded K."),
     Check(
         "even2022.P2", "Theorem 2 with the step of Eq. (6), corrected form",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p2,
