@@ -117,8 +117,9 @@ class DrawPlan:
         """The declaration in one sentence, for a verdict's detail."""
         r = self.record(alpha)
         head = (f"{r['draws']} draws fixed before the run, for the paper's difference "
-                f"{_g(r['effect'])} with a paired sd of {_g(r['sd'])} ({self.sd_source}): "
-                f"power {r['power']:.2f} at {_g(alpha)} per side")
+                f"{_g(r['effect'])} with a standard deviation of {_g(r['sd'])} per paired "
+                f"difference ({self.sd_source}): power {r['power']:.2f} at {_g(alpha)} per "
+                "side")
         need = r["draws_for_target"]
         if r["budget_reaches_target"]:
             return f"{head} (power {self.target_power:g} needs {need})"

@@ -41,8 +41,9 @@ def plan_text(outcome: Outcome) -> str:
     if not isinstance(plan, dict):
         return ""
     text = (f"{plan['draws']} draws fixed before the run for the paper's difference "
-            f"{fmt(float(plan['effect']))} (paired sd {fmt(float(plan['sd']))}, "
-            f"{plan['sd_source']}): power {float(plan['power']):.2f} at this level")
+            f"{fmt(float(plan['effect']))} (standard deviation of a paired difference "
+            f"{fmt(float(plan['sd']))}, {plan['sd_source']}): power "
+            f"{float(plan['power']):.2f} at this level")
     if not plan.get("budget_reaches_target"):
         need = plan.get("draws_for_target")
         text += (f"; power {float(plan['target_power']):g} would need "

@@ -177,7 +177,7 @@ def test_a_suite_cannot_change_a_comparisons_draws(comparepaper, tmp_path):
     assert load_suite(f).entries[0].replicas == 8
 
 
-def test_comparison_figure_shows_the_draws_and_the_interval(comparepaper):
+def test_comparison_figure_shows_the_draws_and_the_interval(comparepaper, tmp_path):
     from pflbounds.reporting.outcome_figures import figures_for
 
     o = run_check(comparepaper["better"], progress=False)
@@ -187,6 +187,11 @@ def test_comparison_figure_shows_the_draws_and_the_interval(comparepaper):
     assert draws["x"] == ["B - A"] * 8 and len(draws["y"]) == 8
     assert mean["lo"] == pytest.approx(list(o.evidence[0]["lo"]))
     assert fig["hlines"] == [(0.0, "no difference")]
+    from pflbounds.reporting.figure_model import PlotSpec
+    from pflbounds.reporting.figures import render_plot
+
+    svg = render_plot(PlotSpec.from_dict(fig), tmp_path / "better.svg")
+    assert svg.stat().st_size > 1000 and "B - A" in (tmp_path / "better.csv").read_text()
     assert "8 draws fixed before the run for the paper's difference 0.5" in fig["caption"]
     assert "whole interval lies above the line at 0" in fig["caption"]
     from pflbounds.checking.ratio import kind_statistic
