@@ -131,3 +131,44 @@ def test_eval_of_a_manifest_paper_builds_only_the_module_of_its_result(extra_pap
     assert "toypaper.complexity" in sys.modules and "toypaper.checks.sgd" not in sys.modules
     assert [r.id for r in catalog.results("toypaper")] == [
         "toypaper.theorem1", "toypaper.remark1", "toypaper.corollary1"]
+
+
+def test_an_experiment_that_declares_claims_registers_its_checks_too(packages):
+    """A full load imports an experiment that declares results before the checks are loaded;
+    the registry still receives its CHECKS (once)."""
+    packages("claimexp", {
+        "__init__.py": """
+            from claimexp.paper import P
+            from pflbounds.symbolic.manifest import Manifest
+            P.register("t", "c")
+            MANIFEST = Manifest(theory=("a",), experiments=("run1",))
+            """,
+        "paper.py": """
+            from pflbounds.symbolic.builder import PaperBuilder
+            P = PaperBuilder("claimexp")
+            """,
+        "assumptions.py": "", "errata.py": "ERRATA = {}\n", "theory/__init__.py": "",
+        "theory/a.py": "", "experiments/__init__.py": "",
+        "experiments/run1.py": """
+            import numpy as np
+            import sympy as sp
+            from claimexp.paper import P
+            from pflbounds.checking import Check, CheckKind, Verdict
+            from pflbounds.symbolic.result import Kind
+
+            CLAIM = P.result("claim1", "Claim 1", Kind.UPPER_BOUND, "q", "1", "q <= 1",
+                             [P.form("printed", sp.Integer(1))], unchecked=None,
+                             no_method="a test claim")
+
+            def simulate(p, R, seed):
+                return {"mean": np.array([0.5]), "bound": np.array([1.0])}
+
+            CHECKS = [Check("claimexp.R1", "run", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+                            simulate, grid=({},), result_id=CLAIM.id, form="printed")]
+            """})
+    loader.load_papers()  # the full load imports experiments.run1 for its claim
+    assert "claimexp.experiments.run1" in sys.modules
+    assert [r.id for r in catalog.results("claimexp")] == ["claimexp.claim1"]
+    registry.load_papers()
+    assert registry.module_of("claimexp.R1") == "claimexp.experiments.run1"
+    assert [c.id for c in registry.all_checks("claimexp")] == ["claimexp.R1"]
