@@ -56,6 +56,7 @@ VERDICT_KEYS = {
     CheckKind.SCALING: ("mean", "x"),
     CheckKind.IDENTITY: ("residual", "mean", "target"),
     CheckKind.HOLDS_WITH_PROBABILITY: ("violations", "count"),
+    CheckKind.COMPARISON: ("draws",),
 }
 """The evidence each kind's verdict reads: a mutant that leaves it unchanged cannot move the
 verdict (other evidence, e.g. a bound drawn beside a fitted rate, is for figures)."""

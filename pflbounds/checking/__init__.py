@@ -13,6 +13,7 @@ from pflbounds.checking.evidence import (
     mc_block,
     normalize_block,
 )
+from pflbounds.checking.family import ErrorFamily
 from pflbounds.checking.model import Check, CheckKind, Outcome, Simulate, Verdict, requiring
 from pflbounds.checking.registry import (
     UnknownCheckError,
@@ -29,6 +30,7 @@ from pflbounds.checking.verdicts import Evaluation, evaluate
 __all__ = [
     "Check",
     "CheckKind",
+    "ErrorFamily",
     "Evaluation",
     "EvidenceError",
     "Outcome",

@@ -58,7 +58,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 raise CliError(f"--jobs must be >= 1, got {args.jobs}")
             from pflbounds.running.suite import sweep_suite
 
-            multiplicity = "per-check" if getattr(args, "per_check", False) else "holm"
+            multiplicity = "per-check" if getattr(args, "per_check", False) else "paper"
             _, run = sweep(args, lambda **kw: sweep_suite(
                 suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
             outcomes, skipped = run.outcomes, run.skipped

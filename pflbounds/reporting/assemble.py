@@ -261,8 +261,8 @@ def data_command(outcomes: Sequence[Any], results_dir: str | Path | None = None,
     configs = [o.config or {} for o in outcomes]
     seeds = {c.get("base_seed", o.seed) for c, o in zip(configs, outcomes, strict=True)}
     quick = {bool(c.get("quick", False)) for c in configs}
-    # validate corrects Monte Carlo checks over the whole suite (Holm) unless --per-check;
-    # the suite-level correction is recorded in each Monte Carlo config.
+    # validate judges each Monte Carlo check at its share of its paper's error family unless
+    # --per-check; the family is recorded in each Monte Carlo config.
     mc = [c for c in configs if c.get("engine") == "mc"]
     per_check = bool(mc) and not any("multiplicity" in c for c in mc)
     ids = sorted(o.check_id for o in outcomes)

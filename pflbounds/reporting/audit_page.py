@@ -6,7 +6,7 @@ folder (``mutants-PAPER.json``, ``tightness-PAPER.json``, ``false-alarms-SUITE.j
 * checker power: per result and form, the mutants, the stronger ones, how many the checks
   caught or still refute, and every survivor with its formula and why it survived;
 * false alarms: per Monte Carlo check the observed rate of false VIOLATED verdicts, and the
-  share of suite runs with any, under per-check and suite-level correction;
+  share of runs with any per paper, at per-check levels and with the paper's error family;
 * tightness: the encoded bound beside PEPit's worst case, with the report's ratio (worst case
   over bound: below 1 the bound holds) plotted against K.
 
@@ -172,26 +172,45 @@ def _engine(o: Any) -> str:
 
 
 def error_control_sentence(outcomes: Iterable[Any]) -> str:
-    """How the Monte Carlo verdicts of a run control false alarms, with the family-wise
-    level (empty when the run has no Monte Carlo check)."""
+    """How the Monte Carlo verdicts of a run control false verdicts: each paper's error
+    family and its family-wise level, and the suite-level Holm correction of the checks of
+    papers that declare none (empty when the run has no Monte Carlo check)."""
     mc = [o for o in outcomes if _engine(o) == "mc"]
     if not mc:
         return ""
-    holm = [_config(o)["multiplicity"] for o in mc
+    recs = [_config(o)["multiplicity"] for o in mc
             if isinstance(_config(o).get("multiplicity"), Mapping)]
+    fams: dict[str, Mapping[str, Any]] = {}
+    for r in recs:
+        if r.get("method") == "paper":
+            fams.setdefault(str(r["family"]), r)
+    holm = [r for r in recs if r.get("method") == "holm"]
+    parts = []
+    if fams:
+        each = [f"{p} at {100 * float(r['family_level']):.3g}% over its {int(r['checks'])} "
+                "Monte Carlo checks" for p, r in sorted(fams.items())]
+        parts.append("Each Monte Carlo check of a paper that declares its error family is "
+                     "judged at a fixed share of the paper's family-wise level, split over its "
+                     "own comparisons (Bonferroni), whatever else the run holds: the "
+                     "probability of a verdict wrong by chance anywhere in the paper is at "
+                     "most that level. Error families: " + "; ".join(each) + ".")
     if holm:
         h = holm[0]
-        return (f"Monte Carlo verdicts are corrected over the whole suite (Holm's step-down "
-                f"procedure over its {h['comparisons']} comparisons in {h['checks']} checks, "
-                f"the level shared equally among the checks): the probability of a false "
-                f"VIOLATED anywhere in the suite is at most {100 * h['family_level']:.3g}% "
-                "(the family-wise level).")
+        who = "The Monte Carlo checks of papers that declare no error family are" if fams \
+            else "Monte Carlo verdicts are"
+        parts.append(f"{who} corrected over the whole suite (Holm's step-down procedure over "
+                     f"its {h['comparisons']} comparisons in {h['checks']} checks): the "
+                     f"probability of a false VIOLATED among them is at most "
+                     f"{100 * h['family_level']:.3g}% (the family-wise level).")
+    if parts:
+        return " ".join(parts)
     levels = [1.0 - float(_config(o).get("confidence", 0.99)) for o in mc]
     total = min(1.0, sum(levels))
     return (f"Each of the {len(mc)} Monte Carlo checks corrects only its own comparisons "
             f"(Bonferroni at {100 * max(levels):.3g}% per check): the probability of a false "
-            f"VIOLATED somewhere in the suite can reach {100 * total:.3g}% (the family-wise "
-            "level); `validate` without --per-check corrects over the whole suite.")
+            f"VIOLATED somewhere in the run can reach {100 * total:.3g}% (the family-wise "
+            "level); `validate` without --per-check judges each check at its share of its "
+            "paper's level.")
 
 
 # ---------------------------------------------------------------------------------------
@@ -362,29 +381,33 @@ def _worst_words(w: Mapping[str, Any]) -> str:
 
 
 def _false_alarms(doc: Mapping[str, Any]) -> list[str]:
+    runs = doc["runs"]
+    per_paper = "; ".join(
+        f"{p['paper']}: {p['any_per_check']} ({100 * p['rate_per_check']:.3g}%) with each "
+        f"check at its own level, {p['any_family']} ({100 * p['rate_family']:.3g}%) with the "
+        + ("paper's error family" if p.get("declared", True) else "suite's Holm correction")
+        + f", against its family-wise level "
+        f"{100 * p['family_level']:.3g}% (binomial limit {p['limit']} of {runs}: "
+        + ("within" if p["within"] else "exceeded") + ")"
+        for p in doc.get("papers", []))
     lines = [
         _heading(2, f"False alarms: suite {doc['suite']}"),
         "",
         escape_markup(
-            f"The {len(doc['checks'])} Monte Carlo checks of true bounds ran {doc['runs']} "
-            f"times with independent seeds. Runs with a false VIOLATED: "
-            f"{doc['any_per_check']} ({100 * doc['rate_per_check']:.3g}%) with each check "
-            f"corrected on its own, {doc['any_holm']} ({100 * doc['rate_holm']:.3g}%) with the "
-            f"suite-level Holm correction, against the family-wise level "
-            f"{100 * doc['family_level']:.3g}% (binomial limit {doc['limit']} of {doc['runs']}: "
-            + ("within" if doc["within"] else "exceeded") + ")."),
+            f"The {len(doc['checks'])} Monte Carlo checks of true bounds ran {runs} times with "
+            f"independent seeds. Runs with a false VIOLATED, per paper: {per_paper}."),
         "",
     ]
     rows = []
     for c in doc["checks"]:
         lo, hi = c["rate_95"]
         rows.append([f"[{_ident(c['check'])}]", _m(c["runs"]), _m(c["violated"]),
-                     _m(f"{c['rate']:.3f} [{lo:.3f}, {hi:.3f}]"), _m(c["violated_holm"]),
-                     _m(c["inconclusive_holm"])])
+                     _m(f"{c['rate']:.3f} [{lo:.3f}, {hi:.3f}]"), _m(c["violated_family"]),
+                     _m(c["inconclusive_family"])])
     lines += _table("(1.4fr, auto, auto, auto, auto, auto)",
                     "(left, right, right, right, right, right)",
-                    ("Check", "Runs", "VIOLATED", "Rate (95%)", "VIOLATED (Holm)",
-                     "INCONCLUSIVE (Holm)"), rows)
+                    ("Check", "Runs", "VIOLATED", "Rate (95%)", "VIOLATED (family)",
+                     "INCONCLUSIVE (family)"), rows)
     return lines
 
 
