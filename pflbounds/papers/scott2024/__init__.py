@@ -9,4 +9,10 @@ P.register(
     digest="003_pefll_digest.md",
 )
 
-from pflbounds.papers.scott2024 import theory  # noqa: E402,F401  (registers)
+# the listing order: Lemmas C.1-C.5, Theorem 3.1, Theorem B.1, Theorem 3.2, communication
+from pflbounds.papers.scott2024.theory import lemmas  # noqa: E402,F401,I001  (registers)
+from pflbounds.papers.scott2024.theory import convergence  # noqa: E402,F401,I001
+from pflbounds.papers.scott2024.theory import pac_bayes  # noqa: E402,F401,I001
+from pflbounds.papers.scott2024.theory import generalization  # noqa: E402,F401,I001
+from pflbounds.papers.scott2024.theory import communication_costs  # noqa: E402,F401,I001
+from pflbounds.papers.scott2024 import experiments  # noqa: E402,F401,I001

@@ -8,8 +8,7 @@ of the theory: the checks run them small on population C (synthetic), not on CIF
 
 from __future__ import annotations
 
-from pflbounds.papers.scott2024 import generalization  # noqa: F401  (registered first:
-from pflbounds.papers.scott2024.paper import form, result  # the report lists the theory first)
+from pflbounds.papers.scott2024.paper import form, result
 from pflbounds.papers.scott2024.symbols import er_ref, rho_0
 from pflbounds.symbolic.result import Kind
 

@@ -9,12 +9,12 @@ import pytest
 from pflbounds.checking.registry import get as get_check
 from pflbounds.checking.registry import load_papers
 from pflbounds.papers.scott2024.errata import ERRATA
-from pflbounds.papers.scott2024.theory import RESULTS
-from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.catalog import get, results
 from pflbounds.symbolic.units import DimensionError
 
 
 def test_results_and_forms():
+    RESULTS = {r.id: r for r in results("scott2024")}
     assert {"scott2024.lemmaC1", "scott2024.lemmaC2", "scott2024.lemmaC3", "scott2024.lemmaC4",
             "scott2024.lemmaC5", "scott2024.theorem3_1", "scott2024.theoremB1",
             "scott2024.theoremB1_part1", "scott2024.theoremB1_part2",

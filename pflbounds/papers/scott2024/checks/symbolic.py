@@ -14,7 +14,7 @@ import sympy as sp
 from scipy.stats import norm
 
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.scott2024.convergence import BETA_STAR
+from pflbounds.papers.scott2024.theory.convergence import BETA_STAR
 from pflbounds.reporting.figure_specs import Plot
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.constants import get_constant
@@ -100,7 +100,7 @@ def _claim_c5e() -> float:
     corrected form's (e) (with the paper's 56) implies it. The paper's b2^2-weighted (e) does
     not: at L = 1, L1 = 10, b2 = 0.1, beta = 0.01, c = k = 1 it holds while the coefficient
     exceeds the bound's. Residual 0 when all of this holds."""
-    from pflbounds.papers.scott2024.convergence import step_conditions
+    from pflbounds.papers.scott2024.theory.convergence import step_conditions
 
     L, L1, b2, beta, k, c = (_sym(n) for n in ("L", "L1", "b2", "beta", "k", "c"))
     s1 = _sym("sigma1_2")
