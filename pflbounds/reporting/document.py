@@ -414,7 +414,8 @@ class _Writer:
             "",
             f"*Errata* are substantive (a statement is wrong), proof, notation or typo; each "
             f"has a status: {errata}. Checks and errata are named with their kind "
-            "(check even2022.P3, erratum scott2024.P3): the two lists of ids are separate.",
+            "(check scott2024.P3, erratum scott2024.erratum17): the two lists of ids are "
+            "separate.",
             "]",
             "",
         )
@@ -525,9 +526,9 @@ class _Writer:
         self.add("= Errata <errata>", "")
         self.add(
             "Every erratum recorded for the papers, substantive first. Each is named "
-            "_erratum_ and its id (the ids of checks are separate: erratum scott2024.P3 is not "
-            "check scott2024.P3). An erratum a check shows is printed in the block of its claim; "
-            "the others follow the table.",
+            "_erratum_ and its id (erratum scott2024.erratum17; the ids of checks are separate). "
+            "An erratum a check shows is printed in the block of its claim; the others follow "
+            "the table.",
             "",
         )
         for s in self.report.sections:

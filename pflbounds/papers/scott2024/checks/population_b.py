@@ -8,11 +8,11 @@ property of the population, not of a sample), eta_v = U^T (q x p) and eta_h = s 
 so theta = s U U^T psi_bar: Theorem 3.2 is
 uniform in eta, so a fixed eta is a legitimate instance and needs no training. The posterior
 variances come from a data-independent grid G of (alpha_h = alpha_v, alpha_theta) with
-delta/|G| in both log terms (erratum P8). One replica is one independent draw of the n
+delta/|G| in both log terms (erratum22). One replica is one independent draw of the n
 observed clients with their samples; per replica and grid point:
 
 * emp = mean over D = 4 sampled networks, clients and samples of the 0-1 loss of theta~ ~
-  N(theta, alpha_theta I) (the reading of erratum P4);
+  N(theta, alpha_theta I) (the reading of erratum18);
 * er~ = the same with the exact risk on the client's own distribution;
 * sample = mean over the D networks of sqrt((sum_i ||theta_i||^2/(2 alpha_theta) +
   log(8mn|G|/delta) + 1)/(2mn)), meta = sqrt((||eta||^2/(2 alpha) + log(4 sqrt(n)|G|/delta))
@@ -99,9 +99,9 @@ def future_risk(instance: int, p: int, q: int, rho: float, m: int, scale: float)
 
 def theorem32_terms(eta_h2: float, eta_v2: float, a_net: float, kl_sums: np.ndarray, n: int,
                     m: int, conf: float) -> tuple[float, float]:
-    """The complexity terms of Theorem 3.2 (corrected form, scott2024 (3) with erratum P3's
+    """The complexity terms of Theorem 3.2 (corrected form, scott2024 (3) with erratum17's
     KL ||mu||^2/(2 alpha), loss range M = 1) at one grid point, with ``conf`` = delta/|grid|
-    in both logarithms (erratum P8): the meta term sqrt((||eta_h||^2/(2 alpha) +
+    in both logarithms (erratum22): the meta term sqrt((||eta_h||^2/(2 alpha) +
     ||eta_v||^2/(2 alpha) + log(4 sqrt(n)/conf))/(2n)) (Theorem B.1 Part II) and the sample
     term, the mean over the network draws of sqrt((sum_i KL_i + log(8mn/conf) + 1)/(2mn))
     (Part I) with ``kl_sums`` = sum_i ||theta_i||^2/(2 alpha_theta) per draw (one entry, the
@@ -252,7 +252,7 @@ def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
 
 
 def simulate_p10(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P10 (erratum P7): with the per-client mean ||theta||^2 of population B (measured on
+    """P10 (erratum21): with the per-client mean ||theta||^2 of population B (measured on
     one draw of clients, one network draw, alpha_theta of the grid point), the sample term
     tends to sqrt(mean ||theta||^2/(4 alpha_theta m)) as n grows, while the meta term falls
     like n^(-1/2). Residual: |sample(n = 1e7)/limit - 1|, plus 1 unless sample(n) decreases
@@ -323,12 +323,12 @@ CHECKS = [
         delta=0.05,
         description="Part I alone (it claims failure probability delta/2 <= delta), er~ by "
                     "the angle formula on each observed client's own distribution, Delta_i "
-                    "with the corrected sign (erratum P1).",
+                    "with the corrected sign (erratum15).",
         **_quick(dict(_PROB, result_id="scott2024.theoremB1_part1", form="printed"))),
     Check(
         "scott2024.P9_part2", "Theorem B.1 Part II: er - er~ <= meta term",
         CheckKind.HOLDS_WITH_PROBABILITY, Verdict.HOLDS, simulate_part2, grid=(_B,),
-        delta=0.05, description="Part II alone (n = 1000 >= 8, erratum P6).",
+        delta=0.05, description="Part II alone (n = 1000 >= 8, erratum20).",
         **_quick(dict(_PROB, result_id="scott2024.theoremB1_part2", form="corrected"))),
     Check(
         "scott2024.P11", "Seen against unseen clients: |er - er~| <= meta term",
@@ -344,6 +344,6 @@ CHECKS = [
         ylabel="sample-level term",
         description="mean ||theta||^2 measured on population B: the sample term falls with n "
                     "to within 1% of sqrt(mean ||theta||^2/(4 alpha_theta m)) at n = 1e7 and "
-                    "stays above it (it does not vanish, erratum P7), while the meta term "
+                    "stays above it (it does not vanish, erratum21), while the meta term "
                     "falls like n^(-1/2)."),
 ]

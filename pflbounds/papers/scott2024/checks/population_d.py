@@ -1,7 +1,8 @@
-"""Errata checks of scott2024 on population D (digest §7 C1, C4, C5, C8, C9): identical
-clients, linear hypernetwork theta = eta . v with |v| = b2 (L2 = 0), Huber loss (b1 = L1 =
-1) used inside its quadratic zone, Gaussian oracle noise sigma_1 = 1, c = k = 1 unless
-stated, gamma_G = sigma_2 = sigma_3 = 0, started at the optimum (F(eta_0) - F_* = 0).
+"""Errata checks of scott2024 on population D (erratum1, erratum4, erratum5, erratum8,
+erratum9): identical clients, linear hypernetwork theta = eta . v with |v| = b2 (L2 = 0),
+Huber loss (b1 = L1 = 1) used inside its quadratic zone, Gaussian oracle noise sigma_1 = 1,
+c = k = 1 unless stated, gamma_G = sigma_2 = sigma_3 = 0, started at the optimum (F(eta_0) -
+F_* = 0).
 
 The dynamics are linear there, so every expectation is exact
 (:mod:`pflbounds.exact.linear_hypernetwork`). The Huber loss equals the quadratic while every
@@ -156,7 +157,7 @@ def _c4_bound(model: LinearHypernetworkSGD, r: dict[str, float], form: str) -> f
 
 
 def simulate_lemma_c4_alg2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """Lemma C.4 with Algorithm 2's regularizer step beta grad f (erratum C1), population D
+    """Lemma C.4 with Algorithm 2's regularizer step beta grad f (erratum1), population D
     with lam > 0 at eta_t = (0, z): the clients sit at their optimum (theta = theta*) and
     grad F = grad f = 2 lam eta_t. Exact <grad F, E eta_{t+1} - eta_t> = -beta ||grad F||^2
     against (70) (printed: -(3 beta k/4) ||grad F||^2 + ...) and the Algorithm-2 form (+ beta
@@ -236,6 +237,6 @@ CHECKS = [
         result_id="scott2024.lemmaC4", form="corrected", xlabel="k",
         ylabel="<grad F(eta_t), E eta_{t+1} - eta_t>",
         description="Same instance, regularizer stepped by beta k as in (71)/(83) (local "
-                    "iterate theta_{l-1} = theta_0 - beta sum_{j<l} g_j, erratum C8): "
+                    "iterate theta_{l-1} = theta_0 - beta sum_{j<l} g_j, erratum8): "
                     "-beta k ||grad F||^2 is below (70) for k = 1, 2, 4, 8."),
 ]

@@ -1,7 +1,7 @@
 """Symbolic and exact checks of scott2024 that need no population: the proof algebra of
-Theorem 3.1 (errata C2, C4, C6, C7), the dimension check of the printed forms (C3, P3),
-Part I's Gamma(lambda*) (P2), the Gaussian KL by quadrature and Monte Carlo (P3) and
-Lemma C.2 over all client subsets (P7, C13)."""
+Theorem 3.1 (erratum2, erratum4, erratum6, erratum7), the dimension check of the printed
+forms (erratum3, erratum17), Part I's Gamma(lambda*) (erratum16), the Gaussian KL by quadrature
+and Monte Carlo (erratum17) and Lemma C.2 over all client subsets (P7, erratum13)."""
 
 from __future__ import annotations
 
@@ -130,7 +130,9 @@ def _claim_c2() -> float:
 
 
 def simulate_algebra(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """Residual 0 when the claim of the grid point holds (see the _claim_* functions)."""
+    """Residual 0 when the claim of the grid point holds (see the _claim_* functions). The
+    claims are named by the digest's items (§7): C2, C4, C6, C7 are erratum2, erratum4,
+    erratum6, erratum7; C5e is erratum5 carried into the step condition (e)."""
     claim = p["claim"]
     res = {"C4": _claim_c4, "C6": _claim_c6, "C2": _claim_c2, "C5e": _claim_c5e}.get(claim)
     value = res() if res is not None else _claim_c7(p)
@@ -225,7 +227,7 @@ def simulate_kl_quadrature(p: Mapping[str, Any], R: int,
 def simulate_lemma_c2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """Lemma C.2 (44) and (45) exactly: independent Gaussian a_i with random means and
     covariances, the expectation over all C(n, c) subsets enumerated (no sampling).
-    (44) holds with equality for independent a_i; (45) is compared uncentred (C13)."""
+    (44) holds with equality for independent a_i; (45) is compared uncentred (erratum13)."""
     rng = np.random.default_rng(seed)
     n, c, d = int(p["n"]), int(p["c"]), int(p["d"])
     mu = rng.standard_normal((n, d))
@@ -251,20 +253,21 @@ _C7 = ({"claim": "C7", "L": 9.0, "L1": 1.0, "b2": 3.0, "k": 1, "c": 1},
 
 CHECKS = [
     Check(
-        "scott2024.E_algebra", "Theorem 3.1: the proof's algebra (errata C2, C4, C6, C7)",
+        "scott2024.E_algebra", "Theorem 3.1: the proof's algebra (erratum2, erratum4, erratum6, "
+        "erratum7)",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_algebra,
         grid=({"claim": "C4"}, {"claim": "C6"}, {"claim": "C2"}, {"claim": "C5e"}, *_C7),
         engine="symbolic",
         tolerance=0.0, result_id="scott2024.theorem3_1", form="explicit",
         description="Residual 0 when: (113)-(114) at beta = 2 sqrt(c)/(k sqrt(T)) equals the "
                     "re-derived form, whose sigma/gamma term is twice the main text's and the "
-                    "printed forms disagree (C4); (L/2) 108 = 54 L, not 56 (C6); the main "
-                    "text's floor vanishes as b -> infinity, (97)'s and (115)'s do not (C2); "
-                    "with b2^2 on Lemma C.5's sigma_1^2 the condition absorbing the sigma_1^2 "
-                    "terms is c (27 L1^2 beta k^2 + 56 L L1^2 beta^2 k^3) <= L, b2^2 "
-                    "cancelled, and the paper's b2^2-weighted one misses b2 < 1 points (C5 "
-                    "into C7); the explicit and corrected forms' step conditions hold at "
-                    "their T_min and fail at 0.98 T_min (C7)."),
+                    "printed forms disagree (erratum4); (L/2) 108 = 54 L, not 56 (erratum6); "
+                    "the main text's floor vanishes as b -> infinity, (97)'s and (115)'s do "
+                    "not (erratum2); with b2^2 on Lemma C.5's sigma_1^2 the condition "
+                    "absorbing the sigma_1^2 terms is c (27 L1^2 beta k^2 + 56 L L1^2 beta^2 "
+                    "k^3) <= L, b2^2 cancelled, and the paper's b2^2-weighted one misses b2 < 1 "
+                    "points (erratum5 into erratum7); the explicit and corrected forms' step "
+                    "conditions hold at their T_min and fail at 0.98 T_min (erratum7)."),
     Check(
         "scott2024.E_dimension", "Dimension check: KL = alpha ||eta||^2 and Lemma C.3's "
         "iterate", CheckKind.IDENTITY, Verdict.HOLDS, simulate_dimension,

@@ -3,7 +3,7 @@ linear-linear networks, digest §6.1): P1 (Theorem 3.1, every form), P2 (rate in
 C.1), P5 (Lemma C.3) and P6 (Lemmas C.4 and C.5); Lemma C.2 (P7) is checked exactly by
 scott2024.P7_lemmaC2 (checks/symbolic.py).
 
-Constants are measured on the run itself and labelled a posteriori (digest item C11: A1's
+Constants are measured on the run itself and labelled a posteriori (erratum11: A1's
 bounds hold only on a bounded region): L_1, L_2, L_3 exactly from the instance; b_1 the
 largest ||grad f_i(theta)|| over every visited theta (local iterates and full-data
 theta_i(eta_t)); b_2 the largest Jacobian operator norm (jax.jacfwd) over recorded iterates

@@ -50,7 +50,7 @@ def step_conditions(step: sp.Basic = beta, *, jacobian_on_noise: bool = False) -
     (104)-(106) into the jump from (102)'s 2 L beta^2 k/c to (107)'s 3 L beta^2 k/c. As the
     paper derives it (Lemma C.5 without b2^2 on sigma_1^2) that needs c (27 L1^2 b2^2 beta k^2
     + 56 L L1^2 b2^2 beta^2 k^3) <= L. With ``jacobian_on_noise`` (Lemma C.5 corrected,
-    erratum C5) both sides carry b2^2: the jump is L beta^2 k b2^2/c and b2^2 cancels, c (27
+    erratum5) both sides carry b2^2: the jump is L beta^2 k b2^2/c and b2^2 cancels, c (27
     L1^2 beta k^2 + 56 L L1^2 beta^2 k^3) <= L (weaker than the paper's for b2 > 1, stronger
     for b2 < 1)."""
     w = 1 if jacobian_on_noise else b2**2
@@ -88,7 +88,7 @@ _FLOOR = 8 * b1**2 * sigma2_2 + 14 * L1**2 * b2**2 * sigma3_2
 def general_beta_bound(noise_factor: sp.Basic = 1) -> sp.Basic:
     """(113)-(114) of scott2024 with A4's /b: 2 (F(eta_0) - F_*)/(beta k T) + 56 L1^2 b1^2
     b2^2 beta^2 k^2 + 8 b1^2 sigma_2^2/b + 14 L1^2 b2^2 sigma_3^2/b + 6 L beta
-    ``noise_factor`` sigma_1^2/c + 4 L beta k gamma_G^2/c (``noise_factor`` b2^2: erratum C5)."""
+    ``noise_factor`` sigma_1^2/c + 4 L beta k gamma_G^2/c (``noise_factor`` b2^2: erratum5)."""
     return (2 * Delta0 / (beta * k * T) + 56 * L1**2 * b1**2 * b2**2 * beta**2 * k**2
             + _FLOOR_B + 6 * L * beta * noise_factor * sigma1_2 / c
             + 4 * L * beta * k * gammaG2 / c)
@@ -114,13 +114,13 @@ THEOREM3_1 = result(
           "at that beta (T >= theorem3_1_T_min [explicit])." + _NORMALIZED,
           conditions=step_conditions(BETA_STAR)),
      form("explicit", general_beta_bound(),
-          "The paper's general-beta bound (113)-(114) with A4's /b (erratum C2), under the "
-          "step-size conditions (a)-(e) its own derivation (107)-(110) needs (erratum C7; (e) "
+          "The paper's general-beta bound (113)-(114) with A4's /b (erratum2), under the "
+          "step-size conditions (a)-(e) its own derivation (107)-(110) needs (erratum7; (e) "
           "with b2^2, as the paper's Lemma C.5 has no b2^2 on sigma_1^2).",
           conditions=step_conditions()),
      form("corrected", general_beta_bound(b2**2),
-          "(113)-(114) with /b, b2^2 on the sigma_1^2 term (erratum C5) and the hidden "
-          "step-size conditions as side conditions (erratum C7). With b2^2 on sigma_1^2 in "
+          "(113)-(114) with /b, b2^2 on the sigma_1^2 term (erratum5) and the hidden "
+          "step-size conditions as side conditions (erratum7). With b2^2 on sigma_1^2 in "
           "Lemma C.5 the condition (e) that absorbs the sigma_1^2 terms is c (27 L1^2 beta "
           "k^2 + 56 L L1^2 beta^2 k^3) <= L, b2^2 cancelled (re-derived from (102)-(108); "
           "the paper's b2^2-weighted (e) would accept b2 < 1 points the derivation does not "
@@ -128,8 +128,7 @@ THEOREM3_1 = result(
           conditions=step_conditions(jacobian_on_noise=True))],
     source="Theorem 3.1, App. C.3", equations=("2", "97", "98", "113", "114", "115", "116"),
     hypotheses=_HYP,
-    errata=(ERRATA["C2"], ERRATA["C4"], ERRATA["C5"], ERRATA["C6"], ERRATA["C7"],
-            ERRATA["C9"], ERRATA["C10"], ERRATA["C11"], ERRATA["G1"]),
+    errata=tuple(ERRATA[f"erratum{n}"] for n in (2, 4, 5, 6, 7, 9, 10, 11, 24)),
     quantity_typst=_G2_TYPST,
 )
 
@@ -150,8 +149,8 @@ THEOREM3_1_T_MIN = result(
     "At beta = 2 sqrt(c)/(k sqrt(T)), condition (b) beta <= 1/(56 L k) (which implies (a), "
     "(c), (d)) holds from T = 12544 L^2 c and condition (e) from T = ((B + sqrt(B^2 + 4 A "
     "L))/(2 L))^2 with A = 224 w L L1^2 k c^2, B = 54 w L1^2 k c^(3/2): w = b2^2 for the "
-    "paper's derivation, w = 1 once Lemma C.5 carries b2^2 (erratum C5). Derived (the paper "
-    "states no condition, erratum C7).",
+    "paper's derivation, w = 1 once Lemma C.5 carries b2^2 (erratum5). Derived (the paper "
+    "states no condition, erratum7).",
     [form("corrected", t_min(jacobian_on_noise=True),
           "The conditions of theorem3_1 [corrected]: (e) without b2^2. Sufficient through "
           "(b): max(12544 L^2 c, 3136 L1^4 k^2 c^3/L^2). " + _NORMALIZED.strip()),
@@ -160,9 +159,9 @@ THEOREM3_1_T_MIN = result(
           "The digest's max(12544 L^2 c, 3136 L1^4 b2^4 k^2 c^3/L^2), which bounds (e) "
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
-    errata=(ERRATA["C5"], ERRATA["C7"]), quantity_typst="T_min",
-    unchecked=("tested inside another result's check. Erratum C7's check finds the step conditions"
-               " met at T_min and failed at 0.98 T_min."),
+    errata=(ERRATA["erratum5"], ERRATA["erratum7"]), quantity_typst="T_min",
+    unchecked=("tested inside another result's check. The check of erratum7 finds the step "
+               "conditions met at T_min and failed at 0.98 T_min."),
 )
 
 __all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]

@@ -41,8 +41,8 @@ KL_GAUSS = result(
     [form("printed", alpha_h * eta_h2 + alpha_v * eta_v2, "As in App. B: fails the "
           "dimension check (alpha is a variance)."),
      form("corrected", eta_h2 / (2 * alpha_h) + eta_v2 / (2 * alpha_v),
-          "KL(N(mu, alpha I) || N(0, alpha I)) = ||mu||^2/(2 alpha) (erratum P3).")],
-    relation="=", source="App. B, Theorem 3.2", errata=(ERRATA["P3"],),
+          "KL(N(mu, alpha I) || N(0, alpha I)) = ||mu||^2/(2 alpha) (erratum17).")],
+    relation="=", source="App. B, Theorem 3.2", errata=(ERRATA["erratum17"],),
     quantity_typst="D_(\"KL\")(cal(Q) || cal(P))",
 )
 
@@ -59,15 +59,14 @@ THEOREM3_2 = result(
           "networks: Jensen, a looser value)."),
      form("appendix", emp + meta_term(alpha_h * eta_h2 + alpha_v * eta_v2)
           + sample_term(n * alpha_theta * theta2),
-          "With the appendix's KL = alpha ||mu||^2 (erratum P3): fails the dimension check."),
+          "With the appendix's KL = alpha ||mu||^2 (erratum17): fails the dimension check."),
      form("corrected", emp + meta_term(_META, delta / G) + sample_term(_SAMPLE, delta / G),
-          "emp at theta~ ~ N(theta, alpha_theta Id) (erratum P4), alphas from a "
-          "data-independent grid of G points with delta/G (erratum P8), n >= 8 (P6).",
+          "emp at theta~ ~ N(theta, alpha_theta Id) (erratum18), alphas from a "
+          "data-independent grid of G points with delta/G (erratum22), n >= 8 (erratum20).",
           conditions=(DELTA_AT_MOST_1, N_AT_LEAST_8))],
     source="Theorem 3.2, Sec. 3.2", equations=("3",), hypotheses=(PAC.id,),
     conditions=(DELTA_POSITIVE,),
-    errata=(ERRATA["P3"], ERRATA["P4"], ERRATA["P5"], ERRATA["P7"], ERRATA["P8"],
-            ERRATA["P9"]),
+    errata=tuple(ERRATA[f"erratum{n}"] for n in (17, 18, 19, 21, 22, 23)),
     quantity_typst="\"er\"",
 )
 

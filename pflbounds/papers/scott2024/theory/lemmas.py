@@ -46,7 +46,8 @@ LEMMA_C1 = result(
      form("explicit", b1 * L2 + b2**2 * L1 + 2 * sp.Max(lam_h, lam_v),
           "With L3 = 2 max(lam_h, lam_v) for f = lam_h ||eta_h||^2 + lam_v ||eta_v||^2.")],
     relation="=", source="Lemma C.1, App. C.2", equations=("36", "43"),
-    hypotheses=(A1.id, A2.id), errata=(ERRATA["C10"], ERRATA["C11"]), quantity_typst="L",
+    hypotheses=(A1.id, A2.id), errata=(ERRATA["erratum10"], ERRATA["erratum11"]),
+    quantity_typst="L",
 )
 
 # --- Lemma C.2 -------------------------------------------------------------------------
@@ -58,7 +59,7 @@ LEMMA_C2 = result(
     "E a_i||^2 <= (c/n) sum_i E||a_i - E a_i||^2 (equality for independent a_i).",
     [form("printed", c / n * Vsum)],
     source="Lemma C.2, App. C.2", equations=("44",), hypotheses=(IMPLICIT.id,),
-    errata=(ERRATA["C13"],),
+    errata=(ERRATA["erratum13"],),
     quantity_typst="EE norm(sum_(i in C) (a_i - EE a_i))^2",
 )
 
@@ -66,11 +67,11 @@ LEMMA_C2_45 = result(
     "lemmaC2_45", "Lemma C.2 (client sampling), (45)", Kind.UPPER_BOUND,
     "E||sum_{i in C} a_i||^2 (uncentred, as (50)-(52) prove)", "x^2",
     "If moreover ||E a_i|| <= a for every i: E||sum_{i in C} a_i||^2 <= (c/n) sum_i "
-    "E||a_i - E a_i||^2 + c^2 a^2 (printed with a centred left side, digest C13).",
+    "E||a_i - E a_i||^2 + c^2 a^2 (printed with a centred left side, erratum13).",
     [form("printed", c / n * Vsum
           + c**2 * a_max**2)],
     source="Lemma C.2, App. C.2", equations=("45", "50", "52"), hypotheses=(IMPLICIT.id,),
-    errata=(ERRATA["C13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
+    errata=(ERRATA["erratum13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
     unchecked=("tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
                "the uncentred (45) over every c-subset."),
 )
@@ -87,9 +88,9 @@ LEMMA_C3 = result(
     [form("printed", _C3_HEAD + 3 * b1**2 * sigma2_2 + 6 * L1**2 * b2**2 * sigma3_2,
           "As printed (54): sigma_2^2, sigma_3^2 without the /b of A4."),
      form("corrected", _C3_HEAD + 3 * b1**2 * sigma2_2 / b + 6 * L1**2 * b2**2 * sigma3_2 / b,
-          "With A4's /b (erratum C2).")],
+          "With A4's /b (erratum2).")],
     source="Lemma C.3, App. C.2", equations=("53", "54", "60", "62"), hypotheses=_HYP,
-    errata=(ERRATA["C2"], ERRATA["C3"]),
+    errata=(ERRATA["erratum2"], ERRATA["erratum3"]),
     quantity_typst="EE norm(nabla F_i (eta_t) - nabla f_i (theta_(i,l-1)) nabla h(B_i, "
                    "eta_t)^T)^2",
 )
@@ -100,10 +101,10 @@ LEMMA_C3_ITERATE = result(
     "The statement writes the local iterate as h(B_i, eta_t) - sum_j g_{t,i,j} (no step), "
     "the proof as h(B_i, eta_t) - beta sum_j g_{t,i,j}.",
     [form("printed", theta0 - Sg, "As printed in (53) and (55): fails the dimension check."),
-     form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum C3).")],
+     form("corrected", theta0 - beta * Sg, "As in the proof from (56) on (erratum3).")],
     relation="=", source="Lemma C.3, App. C.2", equations=("53", "55", "56"),
-    errata=(ERRATA["C3"],), quantity_typst="theta_(i,l-1)",
-    unchecked=("a definition. The point of Lemma C.3's gradient; erratum C3's check tests its "
+    errata=(ERRATA["erratum3"],), quantity_typst="theta_(i,l-1)",
+    unchecked=("a definition. The point of Lemma C.3's gradient; the check of erratum3 tests its "
                "units."),
 )
 
@@ -119,13 +120,13 @@ LEMMA_C4 = result(
     [form("printed", _C4_HEAD + 3 * beta * k * b1**2 * sigma2_2
           + 6 * beta * k * L1**2 * b2**2 * sigma3_2, "As printed (70), no /b."),
      form("corrected", _C4_HEAD + 3 * beta * k * b1**2 * sigma2_2 / b
-          + 6 * beta * k * L1**2 * b2**2 * sigma3_2 / b, "With A4's /b (erratum C2)."),
+          + 6 * beta * k * L1**2 * b2**2 * sigma3_2 / b, "With A4's /b (erratum2)."),
      form("alg2", _C4_HEAD + 3 * beta * k * b1**2 * sigma2_2 / b
           + 6 * beta * k * L1**2 * b2**2 * sigma3_2 / b + beta * (k - 1) * ip_f,
-          "For Algorithm 2's regularizer step beta grad f (erratum C1): the cancellation "
+          "For Algorithm 2's regularizer step beta grad f (erratum1): the cancellation "
           "(75) -> (78) leaves + beta (k - 1) <grad F, grad f>.")],
     source="Lemma C.4, App. C.2", equations=("70", "71", "75", "78"), hypotheses=_HYP,
-    errata=(ERRATA["C1"], ERRATA["C2"], ERRATA["C8"]),
+    errata=(ERRATA["erratum1"], ERRATA["erratum2"], ERRATA["erratum8"]),
     quantity_typst="EE chevron.l nabla F(eta_t), eta_(t+1) - eta_t chevron.r",
 )
 
@@ -146,12 +147,12 @@ LEMMA_C5 = result(
     "4 beta^2 k^2 E||grad F(eta_t)||^2 + 108 L1^2 b2^2 beta^4 k^4 (b1^2 + sigma_1^2) + "
     "12 b1^2 k^2 beta^2 sigma_2^2 + 24 L1^2 b2^2 k^2 beta^2 sigma_3^2.",
     [form("printed", _c5(1, 1), "As printed (81)-(82)."),
-     form("explicit", _c5(1, 1 / b), "With A4's /b (erratum C2)."),
+     form("explicit", _c5(1, 1 / b), "With A4's /b (erratum2)."),
      form("corrected", _c5(b2**2, 1 / b),
           "/b restored and b2^2 on the sigma_1^2 term: the local noise passes through the "
-          "Jacobian (erratum C5).")],
+          "Jacobian (erratum5).")],
     source="Lemma C.5, App. C.2", equations=("81", "82", "85", "93"), hypotheses=_HYP,
-    errata=(ERRATA["C2"], ERRATA["C5"]),
+    errata=(ERRATA["erratum2"], ERRATA["erratum5"]),
     quantity_typst="EE norm(eta_(t+1) - eta_t)^2",
 )
 

@@ -54,10 +54,10 @@ THEOREM_B1 = result(
     [form("printed", er_hat + M * meta_term(KLmeta) + M * sample_term(KLsum),
           "KLsum: sum_i KL(A(S_i)||P) (its mean over A ~ Q gives a looser value, Jensen)."),
      form("corrected", er_hat + M * meta_term(KLmeta) + M * sample_term(KLsum),
-          "delta in (0, 1] and n >= 8 made explicit (errata P5, P6).",
+          "delta in (0, 1] and n >= 8 made explicit (erratum19, erratum20).",
           conditions=(DELTA_AT_MOST_1, N_AT_LEAST_8))],
     source="Theorem B.1, App. B", equations=("6", "23", "24", "26"), hypotheses=(PAC.id,),
-    conditions=(DELTA_POSITIVE,), errata=(ERRATA["P5"], ERRATA["P6"]),
+    conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum19"], ERRATA["erratum20"]),
     quantity_typst="\"er\"(cal(Q))",
     unchecked=("tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
                "two parts, each at delta/2."),
@@ -68,9 +68,9 @@ THEOREM_B1_PART1 = result(
     "er~(Q) - er^(Q): expected minus empirical loss on the observed clients", "f",
     "With probability >= 1 - delta/2, for all Q: er~(Q) - er^(Q) <= M E_{A~Q} sqrt((sum_i "
     "KL(A(S_i)||P) + log(8mn/delta) + 1)/(2mn)).",
-    [form("printed", M * sample_term(KLsum), "(23), Delta_i with the corrected sign (P1).")],
+    [form("printed", M * sample_term(KLsum), "(23), Delta_i with the corrected sign (erratum15).")],
     source="Theorem B.1, Part I", equations=("8", "23"), hypotheses=(PAC.id,),
-    conditions=(DELTA_POSITIVE,), errata=(ERRATA["P1"],),
+    conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum15"],),
     quantity_typst="tilde(\"er\")(cal(Q)) - hat(\"er\")(cal(Q))",
 )
 
@@ -80,9 +80,9 @@ THEOREM_B1_PART2 = result(
     "With probability >= 1 - delta/2, for all Q: er(Q) - er~(Q) <= M sqrt((KL(Q||P) + "
     "log(4 sqrt(n)/delta))/(2n)) (Maurer's bound with delta/2, then Pinsker).",
     [form("printed", M * meta_term(KLmeta)),
-     form("corrected", M * meta_term(KLmeta), "n >= 8 (erratum P6).", conditions=(N_AT_LEAST_8,))],
+     form("corrected", M * meta_term(KLmeta), "n >= 8 (erratum20).", conditions=(N_AT_LEAST_8,))],
     source="Theorem B.1, Part II", equations=("24",), hypotheses=(PAC.id,),
-    conditions=(DELTA_POSITIVE,), errata=(ERRATA["P6"],),
+    conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum20"],),
     quantity_typst="\"er\"(cal(Q)) - tilde(\"er\")(cal(Q))",
 )
 
@@ -100,8 +100,8 @@ GAMMA = result(
                 cond(sp.Lt(lam_pb, 4 * m * n), "lambda < 4mn (20)")),
     hypotheses=(PAC.id,), quantity_typst="Gamma(lambda)",
     example={"Kc": 10.0, "lam_pb": 50.0, "m": 20, "n": 10},
-    unchecked=("tested inside another result's check. Erratum P2's check substitutes lambda* into "
-               "this Gamma and bounds it."),
+    unchecked=("tested inside another result's check. The check of erratum16 substitutes "
+               "lambda* into this Gamma and bounds it."),
 )
 
 LAMBDA_STAR = result(
@@ -110,12 +110,12 @@ LAMBDA_STAR = result(
     "lambda* = sqrt(8mn (sum_i KL + log(8mn/delta)) + 1) as printed (+1 inside the root).",
     [form("printed", sp.sqrt(8 * m * n * Kc + 1), "The +1 inside the root (as printed)."),
      form("corrected", sp.sqrt(8 * m * n * Kc) + 1,
-          "The reading the derivation uses (erratum P2): Gamma(lambda*) = sqrt(K/(2mn)) + "
+          "The reading the derivation uses (erratum16): Gamma(lambda*) = sqrt(K/(2mn)) + "
           "1/(8mn).")],
     relation="=", source="Proof of Theorem B.1, Part I", equations=("22",),
-    errata=(ERRATA["P2"],), quantity_typst="lambda^*",
-    unchecked=("tested inside another result's check. Erratum P2's check evaluates both readings "
-               "of lambda*."),
+    errata=(ERRATA["erratum16"],), quantity_typst="lambda^*",
+    unchecked=("tested inside another result's check. The check of erratum16 evaluates both "
+               "readings of lambda*."),
 )
 
 _LAMBDA_STAR_IN_RANGE = cond(
@@ -137,7 +137,7 @@ GAMMA_STAR = result(
           "so it fails for large K (K = 1000, m = n = 1: 22.37 against Gamma(lambda*) = "
           "22.49); K + 1 < 2mn also puts lambda* below 4mn.",
           conditions=(cond(sp.Lt(Kc + 1, 2 * m * n), "K + 1 < 2mn (non-trivial)"),))],
-    source="Proof of Theorem B.1, (22)", equations=("22",), errata=(ERRATA["P2"],),
+    source="Proof of Theorem B.1, (22)", equations=("22",), errata=(ERRATA["erratum16"],),
     conditions=(_LAMBDA_STAR_IN_RANGE,), quantity_typst="Gamma(lambda^*)",
     example={"Kc": 10.0, "m": 20, "n": 10},
 )
