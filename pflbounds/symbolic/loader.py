@@ -163,8 +163,9 @@ def paper_packages(*, installed: bool = True) -> list[str]:
 
 def _import(name: str, *, checks: bool = False) -> None:
     """Import ``name`` once; ``checks``: it declares ``CHECKS``, which the listeners of
-    :func:`on_check_module` receive (the check registry registers them)."""
-    if name in _LOADED:
+    :func:`on_check_module` receive (the check registry registers them), also when a full
+    load imported it before for the results it declares (an experiment's claims)."""
+    if name in _LOADED and (not checks or name in _CHECK_MODULES):
         return
     if name in _FAILED:
         raise PaperLoadError(name, _FAILED[name])
