@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pflbounds.papers.scott2024.paper import form, result
+from pflbounds.papers.scott2024.paper import FEDAVG, PEFLL_TRAIN, form, result
 from pflbounds.papers.scott2024.symbols import (
     c,
     deta_v,
@@ -18,6 +18,7 @@ COMMUNICATION = result(
     "Delta v: 2c (|theta| + |eta_v| + |v|) floats per round (FedAvg: 2c |theta|).",
     [form("printed", 2 * c * (dtheta + deta_v + l_desc))],
     relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
+    methods=PEFLL_TRAIN,
 )
 
 COMMUNICATION_FEDAVG = result(
@@ -27,5 +28,6 @@ COMMUNICATION_FEDAVG = result(
     relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
     unchecked=("tested inside another result's check. Check P14 (named for PeFLL's communication) "
                "divides PeFLL's count by this one."),
+    methods=FEDAVG,
 )
 

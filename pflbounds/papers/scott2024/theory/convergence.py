@@ -13,7 +13,7 @@ import sympy as sp
 
 from pflbounds.papers.scott2024.assumptions import A1, A2, A3, A4, IMPLICIT
 from pflbounds.papers.scott2024.errata import ERRATA
-from pflbounds.papers.scott2024.paper import cond, form, result
+from pflbounds.papers.scott2024.paper import PEFLL_TRAIN, cond, form, result
 from pflbounds.papers.scott2024.symbols import (
     L1,
     Delta0,
@@ -130,6 +130,7 @@ THEOREM3_1 = result(
     hypotheses=_HYP,
     errata=tuple(ERRATA[f"erratum{n}"] for n in (2, 4, 5, 6, 7, 9, 10, 11, 24)),
     quantity_typst=_G2_TYPST,
+    methods=PEFLL_TRAIN,
 )
 
 THEOREM3_1_STEP = result(
@@ -140,6 +141,7 @@ THEOREM3_1_STEP = result(
     relation="=", source="Theorem 3.1, App. C.3", quantity_typst="beta",
     unchecked=("a step-size rule, run by its theorem's checks. The population-D checks of errata "
                "C4 and C5 take this step from this encoding."),
+    methods=PEFLL_TRAIN,
 )
 
 THEOREM3_1_T_MIN = result(
@@ -162,6 +164,7 @@ THEOREM3_1_T_MIN = result(
     errata=(ERRATA["erratum5"], ERRATA["erratum7"]), quantity_typst="T_min",
     unchecked=("tested inside another result's check. The check of erratum7 finds the step "
                "conditions met at T_min and failed at 0.98 T_min."),
+    methods=PEFLL_TRAIN,
 )
 
 __all__ = ["BETA_STAR", "general_beta_bound", "step_conditions", "t_min"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pflbounds.papers.scott2024.assumptions import PAC
 from pflbounds.papers.scott2024.errata import ERRATA
-from pflbounds.papers.scott2024.paper import form, result
+from pflbounds.papers.scott2024.paper import PEFLL, form, result
 from pflbounds.papers.scott2024.symbols import (
     G,
     alpha_h,
@@ -68,5 +68,6 @@ THEOREM3_2 = result(
     conditions=(DELTA_POSITIVE,),
     errata=tuple(ERRATA[f"erratum{n}"] for n in (17, 18, 19, 21, 22, 23)),
     quantity_typst="\"er\"",
+    methods=PEFLL,
 )
 

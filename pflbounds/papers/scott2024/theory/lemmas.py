@@ -7,7 +7,7 @@ import sympy as sp
 
 from pflbounds.papers.scott2024.assumptions import A1, A2, A3, A4, IMPLICIT
 from pflbounds.papers.scott2024.errata import ERRATA
-from pflbounds.papers.scott2024.paper import form, result
+from pflbounds.papers.scott2024.paper import PEFLL_ROUND, form, result
 from pflbounds.papers.scott2024.symbols import (
     G2,
     L1,
@@ -61,6 +61,8 @@ LEMMA_C2 = result(
     source="Lemma C.2, App. C.2", equations=("44",), hypotheses=(IMPLICIT.id,),
     errata=(ERRATA["erratum13"],),
     quantity_typst="EE norm(sum_(i in C) (a_i - EE a_i))^2",
+    no_method=("a fact about any c-subset drawn uniformly without replacement from n "
+               "independent random vectors (the client sampling of every round)"),
 )
 
 LEMMA_C2_45 = result(
@@ -74,6 +76,8 @@ LEMMA_C2_45 = result(
     errata=(ERRATA["erratum13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
     unchecked=("tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
                "the uncentred (45) over every c-subset."),
+    no_method=("a fact about any c-subset drawn uniformly without replacement from n "
+               "independent random vectors (the client sampling of every round)"),
 )
 
 # --- Lemma C.3 -------------------------------------------------------------------------
@@ -93,6 +97,7 @@ LEMMA_C3 = result(
     errata=(ERRATA["erratum2"], ERRATA["erratum3"]),
     quantity_typst="EE norm(nabla F_i (eta_t) - nabla f_i (theta_(i,l-1)) nabla h(B_i, "
                    "eta_t)^T)^2",
+    methods=PEFLL_ROUND,
 )
 
 LEMMA_C3_ITERATE = result(
@@ -128,6 +133,7 @@ LEMMA_C4 = result(
     source="Lemma C.4, App. C.2", equations=("70", "71", "75", "78"), hypotheses=_HYP,
     errata=(ERRATA["erratum1"], ERRATA["erratum2"], ERRATA["erratum8"]),
     quantity_typst="EE chevron.l nabla F(eta_t), eta_(t+1) - eta_t chevron.r",
+    methods=PEFLL_ROUND,
 )
 
 # --- Lemma C.5 -------------------------------------------------------------------------
@@ -154,5 +160,6 @@ LEMMA_C5 = result(
     source="Lemma C.5, App. C.2", equations=("81", "82", "85", "93"), hypotheses=_HYP,
     errata=(ERRATA["erratum2"], ERRATA["erratum5"]),
     quantity_typst="EE norm(eta_(t+1) - eta_t)^2",
+    methods=PEFLL_ROUND,
 )
 

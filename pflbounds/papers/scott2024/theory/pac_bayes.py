@@ -61,6 +61,8 @@ THEOREM_B1 = result(
     quantity_typst="\"er\"(cal(Q))",
     unchecked=("tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
                "two parts, each at delta/2."),
+    no_method=("a PAC-Bayes bound for any meta-posterior Q and any client algorithm A "
+               "(Theorem 3.2 instantiates it for PeFLL)"),
 )
 
 THEOREM_B1_PART1 = result(
@@ -72,6 +74,8 @@ THEOREM_B1_PART1 = result(
     source="Theorem B.1, Part I", equations=("8", "23"), hypotheses=(PAC.id,),
     conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum15"],),
     quantity_typst="tilde(\"er\")(cal(Q)) - hat(\"er\")(cal(Q))",
+    no_method=("a PAC-Bayes bound for any meta-posterior Q and any client algorithm A "
+               "(Theorem 3.2 instantiates it for PeFLL)"),
 )
 
 THEOREM_B1_PART2 = result(
@@ -84,6 +88,8 @@ THEOREM_B1_PART2 = result(
     source="Theorem B.1, Part II", equations=("24",), hypotheses=(PAC.id,),
     conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum20"],),
     quantity_typst="\"er\"(cal(Q)) - tilde(\"er\")(cal(Q))",
+    no_method=("a PAC-Bayes bound for any meta-posterior Q and any client algorithm A "
+               "(Theorem 3.2 instantiates it for PeFLL)"),
 )
 
 GAMMA = result(
@@ -140,6 +146,7 @@ GAMMA_STAR = result(
     source="Proof of Theorem B.1, (22)", equations=("22",), errata=(ERRATA["erratum16"],),
     conditions=(_LAMBDA_STAR_IN_RANGE,), quantity_typst="Gamma(lambda^*)",
     example={"Kc": 10.0, "m": 20, "n": 10},
+    no_method="an inequality about the free parameter lambda of Part I's proof",
 )
 
 __all__ = ["DELTA_AT_MOST_1", "DELTA_POSITIVE", "N_AT_LEAST_8", "meta_term", "sample_term"]
