@@ -1,7 +1,13 @@
 """scott2024: Scott, Zakerinia & Lampert (2024), PeFLL: personalized federated learning by
-learning to learn (hypernetworks, convergence and PAC-Bayes generalization)."""
+learning to learn (hypernetworks, convergence and PAC-Bayes generalization).
+
+Importing the package registers the paper and declares its layout (``MANIFEST``). A full load
+imports what the manifest names; ``eval`` and ``solve`` import only the module that declares
+their result (the loader finds it in an index generated from the manifest).
+"""
 
 from pflbounds.papers.scott2024.paper import P
+from pflbounds.symbolic.manifest import Manifest
 
 P.register(
     "PeFLL: Personalized Federated Learning by Learning to Learn",
@@ -9,10 +15,11 @@ P.register(
     digest="003_pefll_digest.md",
 )
 
-# the listing order: Lemmas C.1-C.5, Theorem 3.1, Theorem B.1, Theorem 3.2, communication
-from pflbounds.papers.scott2024.theory import lemmas  # noqa: E402,F401,I001  (registers)
-from pflbounds.papers.scott2024.theory import convergence  # noqa: E402,F401,I001
-from pflbounds.papers.scott2024.theory import pac_bayes  # noqa: E402,F401,I001
-from pflbounds.papers.scott2024.theory import generalization  # noqa: E402,F401,I001
-from pflbounds.papers.scott2024.theory import communication_costs  # noqa: E402,F401,I001
-from pflbounds.papers.scott2024 import experiments  # noqa: E402,F401,I001
+MANIFEST = Manifest(
+    theory=("lemmas", "convergence", "pac_bayes", "generalization", "communication_costs"),
+    checks=("lemmas", "convergence", "pac_bayes", "generalization", "communication_costs"),
+    experiments=("benchmarks", "new_clients", "ablations", "descriptor_geometry"),
+    instances=True,
+    complexity=False,
+    audit=True,
+)
