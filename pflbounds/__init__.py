@@ -10,8 +10,7 @@ that the command line starts fast::
 
 from typing import Any
 
-__version__ = "0.1.0"
-"""The package version (read by the build from here; a plain string keeps imports fast)."""
+from pflbounds.version import __version__
 
 _API = ("result", "results", "complexity", "check", "validate")
 """``pflbounds.papers`` is the package of the papers: the list of papers is

@@ -54,7 +54,8 @@ def _split(result: Any, values: Mapping[str, Any]) -> tuple[dict[str, Any], dict
     derivation of ``result`` reads."""
     import numpy as np
 
-    from pflbounds.cli import CliError, load_matrix
+    from pflbounds.cli.errors import CliError
+    from pflbounds.cli.inputs import load_matrix
 
     matrix_names = {n for dv in result.derivations for n in dv.needs}
     scalars: dict[str, Any] = {}
@@ -272,13 +273,14 @@ def complexity(paper: str, *, objective: str | None = None, algorithm: str | Non
     DataFrame when pandas is installed, else a :class:`Table` of dicts."""
     import numpy as np
 
-    from pflbounds.symbolic import catalog
+    from pflbounds.symbolic.complexity import complexity_table
 
     scalars: dict[str, Any] = {}
     matrices: dict[str, Any] = {}
     for n, v in values.items():
         if isinstance(v, (str, Path)):
-            from pflbounds.cli import CliError, load_matrix
+            from pflbounds.cli.errors import CliError
+            from pflbounds.cli.inputs import load_matrix
 
             try:
                 matrices[n] = load_matrix(str(v), n)
@@ -290,8 +292,8 @@ def complexity(paper: str, *, objective: str | None = None, algorithm: str | Non
             matrices[n] = np.asarray(v, dtype=float)
         else:
             scalars[n] = v
-    doc = catalog.complexity_table(paper, scalars, matrices, objective=objective,
-                                   algorithm=algorithm).to_dict()
+    doc = complexity_table(paper, scalars, matrices, objective=objective,
+                           algorithm=algorithm).to_dict()
     meta = {k: v for k, v in doc.items() if k != "rows"}
     try:
         import pandas as pd

@@ -2,7 +2,8 @@
 
 Checks compute their bounds by evaluating catalog results (:func:`pflbounds.symbolic.catalog.get`
 then :func:`pflbounds.symbolic.evaluate.evaluate` or ``numeric``). Every evaluation goes
-through the compiled (lambdified) form of the expression, so recording the calls of the
+through the compiled (lambdified) form of the expression
+(:func:`pflbounds.symbolic.numeric.numeric_flags`), so recording the calls of the
 compiled functions of known expressions tells which forms a check uses and with which inputs,
 whatever path the check takes to them. A substituted result (a mutated form) is served by
 the catalog for the duration of a run (:func:`pflbounds.symbolic.catalog.replaced`); the
@@ -13,18 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
 
+import pflbounds.symbolic.numeric as _numeric
 from pflbounds.symbolic import catalog
 from pflbounds.symbolic.result import Result
-
-# the module (the package re-exports its function ``evaluate`` under the same name)
-_evaluate = importlib.import_module("pflbounds.symbolic.evaluate")
 
 
 @dataclass(frozen=True, order=True)
@@ -82,7 +80,7 @@ def recording(tracked: Mapping[sp.Basic, Sequence[FormKey]]) -> Iterator[Calls]:
     """Record every evaluation of a tracked expression made inside the block: yields a list
     that fills with ``(key, inputs)`` pairs (inputs by name, as numpy arrays)."""
     calls: Calls = []
-    original = _evaluate._compile
+    original = _numeric._compile
 
     def compile_and_record(expr: sp.Basic):
         fn, names = original(expr)
@@ -98,11 +96,11 @@ def recording(tracked: Mapping[sp.Basic, Sequence[FormKey]]) -> Iterator[Calls]:
 
         return recorded, names
 
-    _evaluate._compile = compile_and_record
+    _numeric._compile = compile_and_record
     try:
         yield calls
     finally:
-        _evaluate._compile = original
+        _numeric._compile = original
 
 
 def with_expression(result: Result, key: FormKey, expr: sp.Basic) -> Result:

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.checking.jsonsafe import canonical_json
-from pflbounds.checking.kinds import BOUND_MODES, ENGINES, RATE_AXES, SIDES, CheckKind, Verdict
+from pflbounds.checking.kinds import (
+    BOUND_MODES,
+    COSTS,
+    ENGINES,
+    RATE_AXES,
+    SIDES,
+    CheckKind,
+    Verdict,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.outcome import Outcome
@@ -143,7 +151,6 @@ def _problems(c: Check) -> list[str]:
         out.append("id must be a non-empty string without spaces")
     if not callable(c.simulate):
         out.append("simulate must be callable")
-    from pflbounds.checking.cost import COSTS
     from pflbounds.extras import EXTRAS
 
     bad = [e for e in c.requires if e not in EXTRAS]

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pflbounds.checking.kinds import COSTS
+
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.check import Check
 
-COSTS = ("cheap", "minutes", "long")
+__all__ = ["COSTS", "EXACT_CHEAP", "MC_CHEAP", "MC_LONG", "cost_of"]
+
 EXACT_CHEAP = 20
 MC_CHEAP = 20_000
 MC_LONG = 2_000_000

@@ -58,3 +58,5 @@ RATE_AXES = ("loglog", "semilog")
 SIDES = ("both", "at_most", "at_least")
 """What a rate or scaling claim says of its estimate: within predicted ± tolerance, or at most
 predicted + tolerance, or at least predicted - tolerance (one-sided claims)."""
+COSTS = ("cheap", "minutes", "long")
+"""The cost classes of a check (:mod:`pflbounds.checking.cost`)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.checking.details import claim_text, excess
 from pflbounds.checking.kinds import CheckKind
 from pflbounds.checking.vocabulary import printed_side
 
@@ -186,8 +187,6 @@ def _num(x: Any) -> float:
 
 
 def _fit_statistic(outcome: Any) -> str:
-    from pflbounds.checking.verdicts import claim_text, excess
-
     fits = [f for f in outcome.fits or [] if math.isfinite(_num(f.get("estimate")))]
     if not fits:
         return ""

@@ -20,7 +20,7 @@ Evidence conventions are in :mod:`pflbounds.checking.evidence` (``bound_samples`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -28,10 +28,8 @@ from pflbounds.checking.binomial import clopper_pearson
 from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import EvidenceError
 from pflbounds.checking.kinds import Verdict
+from pflbounds.checking.measures import Tally, combine_verdicts
 from pflbounds.checking.statistics import Moments, bonferroni, moments, one_sided_limits
-
-if TYPE_CHECKING:  # pragma: no cover
-    from pflbounds.checking.verdicts import Tally
 
 
 def _g(x: float) -> str:
@@ -113,8 +111,6 @@ def replica_bound_points(
             "bound_hi": np.atleast_1d(ev["max_bound"]), "gap_mean": gap.mean,
             "violations": viol,
         })
-    from pflbounds.checking.verdicts import combine_verdicts
-
     verdict = combine_verdicts(verdicts)
     mode = "paired gap" if paired else "every replica"
     detail = f"{mode}: {worst_txt}"
@@ -164,7 +160,5 @@ def probability_points(
             if "ks" in ev:
                 d["ks"] = np.asarray(ev["ks"])
         points.append(d)
-    from pflbounds.checking.verdicts import combine_verdicts
-
     margin = delta / worst_hi if worst_hi > 0 else None
     return combine_verdicts(verdicts), margin, worst, points

@@ -41,7 +41,6 @@ __all__ = [
     "erratum_status",
     "expected_claims",
     "form_names",
-    "outcome_line",
     "printed_side",
     "summary_line",
 ]
@@ -202,33 +201,6 @@ def erratum_status(known: str, check_id: str | None, ran: bool, as_expected: boo
     if not as_expected:
         return "check disagrees"
     return "shown by a counterexample" if known == "counterexample" else "shown by a run"
-
-
-def outcome_line(outcome: Any, width: int = 0) -> str:
-    """One line for ``check`` and ``validate``: the claim verdicts, the expected ones only when
-    they differ, the ratio or kind statistic, and the detail."""
-    from pflbounds.checking.ratio import format_ratio, kind_statistic, outcome_ratios
-
-    form = (outcome.config or {}).get("form")
-    claims = outcome.claims or derive_claims(outcome.kind, form, outcome.verdict,
-                                             outcome.detail)
-    mark = "ok " if outcome.as_expected else "!! "
-    text = claims_text(claims)
-    if not outcome.as_expected:
-        want = expected_claims(outcome.kind, form, outcome.expected)
-        text += f" (expected {claims_text(want)})"
-    extra = ""
-    try:
-        ratios = outcome_ratios(outcome)
-        worst = [r for r in ratios.values() if r.ratio is not None]
-        if worst:
-            extra = "  " + "; ".join(f"{r.form} ratio {format_ratio(r.ratio)}" for r in worst)
-        else:
-            stat = kind_statistic(outcome)
-            extra = f"  {stat}" if stat else ""
-    except Exception:  # noqa: BLE001 - a summary line never stops the command
-        extra = ""
-    return f"{mark}{outcome.check_id:<{width}}  {text}{extra}  {outcome.detail}"
 
 
 def _n(count: int, one: str, many: str) -> str:

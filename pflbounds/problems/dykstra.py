@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pflbounds.problems.pairwise_constraints import max_violation, pair_index
+from pflbounds.problems.pair_sets import max_violation, pair_index, shrink_to_feasible
 
 __all__ = [
     "BACKENDS",
@@ -86,30 +86,6 @@ def project_pairs(a: np.ndarray, b: np.ndarray, r: np.ndarray) -> tuple[np.ndarr
 def _project_balls(y: np.ndarray, R: float) -> np.ndarray:
     norm = np.linalg.norm(y, axis=-1, keepdims=True)
     return y * np.minimum(1.0, R / np.maximum(norm, 1e-300))
-
-
-def shrink_to_feasible(theta: np.ndarray, r: np.ndarray, ball: float | None = None
-                       ) -> np.ndarray:
-    """Feasibility restoration: theta_i <- mean + tau (theta_i - mean), tau = min(1, min_ij
-    r_ij/||theta_i - theta_j||), after scaling every block into the ball if one is given.
-
-    Differences scale by tau (and by the ball factor), so the result is in K(r); a feasible
-    input is returned unchanged. ``theta``: (..., n, d).
-    """
-    th = np.array(theta, dtype=float, copy=True)
-    if ball is not None:
-        big = np.linalg.norm(th, axis=-1).max(axis=-1)
-        c = np.minimum(1.0, ball / np.maximum(big, 1e-300))
-        th = th * c[..., None, None]
-    i, j = pair_index(th.shape[-2])
-    if i.size == 0:
-        return th
-    dist = np.linalg.norm(th[..., i, :] - th[..., j, :], axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(dist > r, r / np.where(dist > 0, dist, 1.0), 1.0)
-    tau = np.minimum(1.0, ratio.min(axis=-1))
-    mean = th.mean(axis=-2, keepdims=True)
-    return np.where((tau < 1.0)[..., None, None], mean + tau[..., None, None] * (th - mean), th)
 
 
 def dual_value(Z: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray,

@@ -37,7 +37,7 @@ jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from pflbounds.problems.pairwise_constraints import pair_index  # noqa: E402
+from pflbounds.problems.pair_sets import pair_index  # noqa: E402
 
 __all__ = ["COMPILER_OPTIONS", "position_layout", "run_sweeps"]
 

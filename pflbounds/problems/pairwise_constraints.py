@@ -24,37 +24,12 @@ import cvxpy as cp
 import numpy as np
 
 from pflbounds.problems.conic import solve_clarabel
-
-
-def pair_index(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rows ``(i, j)`` of the n(n-1)/2 pairs i < j, in ``np.triu_indices`` order."""
-    i, j = np.triu_indices(n, k=1)
-    return i, j
-
-
-def radii(t: float, D: np.ndarray) -> np.ndarray:
-    """r_ij = sqrt(t D_ij) over the pairs i < j of a symmetric (n, n) matrix D >= 0."""
-    D = np.asarray(D, dtype=float)
-    if D.ndim != 2 or D.shape[0] != D.shape[1]:
-        raise ValueError(f"D must be a square (n, n) matrix, got shape {D.shape}")
-    if t < 0 or np.any(D < 0):
-        raise ValueError("t and D must be nonnegative")
-    i, j = pair_index(D.shape[0])
-    return np.sqrt(t * D[i, j])
-
-
-def max_violation(theta: np.ndarray, r: np.ndarray, ball: float | None = None) -> np.ndarray:
-    """Largest violation max(0, ||theta_i - theta_j|| - r_ij, ||theta_i|| - R) per replica.
-
-    ``theta`` has shape (..., n, d); the answer has shape ``theta.shape[:-2]``.
-    """
-    theta = np.asarray(theta, dtype=float)
-    i, j = pair_index(theta.shape[-2])
-    gaps = np.linalg.norm(theta[..., i, :] - theta[..., j, :], axis=-1) - r
-    worst = np.maximum(gaps.max(axis=-1, initial=0.0), 0.0)
-    if ball is not None:
-        worst = np.maximum(worst, (np.linalg.norm(theta, axis=-1) - ball).max(axis=-1))
-    return worst
+from pflbounds.problems.pair_sets import (  # noqa: F401  (the sets' own names, here too)
+    max_violation,
+    pair_index,
+    radii,
+    shrink_to_feasible,
+)
 
 
 @dataclass(frozen=True)
@@ -158,12 +133,10 @@ def quadratic_optimum(H: np.ndarray, b: np.ndarray, r: np.ndarray,
     ``H`` (n, d, d) symmetric positive definite, ``b`` (n, d), ``r`` the n(n-1)/2 radii
     (:func:`radii`), ``weights`` w (n,) > 0 (default 1). The quadratic enters as
     ||C_i^T theta_i||^2/2 with C_i the Cholesky factor of w_i H_i. The solver's point is made
-    feasible by :func:`pflbounds.problems.dykstra.shrink_to_feasible` (it moves by at most the
+    feasible by :func:`pflbounds.problems.pair_sets.shrink_to_feasible` (it moves by at most the
     violation), so the value is attained in K(r). With every radius large it is the local
     optima H_i^{-1} b_i, with every radius 0 the weighted consensus optimum.
     """
-    from pflbounds.problems.dykstra import shrink_to_feasible
-
     H, b = np.asarray(H, dtype=float), np.asarray(b, dtype=float)
     if H.ndim != 3 or b.ndim != 2 or H.shape != (*b.shape, b.shape[1]):
         raise ValueError(f"H must be (n, d, d) and b (n, d), got {H.shape} and {b.shape}")

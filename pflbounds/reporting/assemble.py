@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pflbounds import __version__
 from pflbounds.reporting.claims import CORRECTED_FORMS, LONG_QUANTITY
 from pflbounds.reporting.model import (
     AssumptionRow,
@@ -36,6 +35,7 @@ from pflbounds.reporting.numbers import round_numbers
 from pflbounds.reporting.prose import for_reader
 from pflbounds.symbolic import catalog
 from pflbounds.symbolic.printing import typst_expr
+from pflbounds.version import __version__
 
 MAX_PLOTS_PER_CHECK = 2
 _PLOT_FIELDS = {"kind", "title", "xlabel", "ylabel", "logx", "logy", "annotations", "caption",

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pflbounds.checking.ratio import format_ratio
+from pflbounds.reporting.claim_names import NAMED as _NAMED
+from pflbounds.reporting.claim_names import claim_name
 from pflbounds.reporting.model import (
     ClaimVerdict,
     ErratumBlock,
@@ -46,31 +48,6 @@ above them (a quoted phrase in display math cannot break across lines)."""
 
 CORRECTED_FORMS = ("corrected", "rederived")
 """Forms that are not the paper's own: their status is the claim's status as corrected."""
-
-_NAMED = re.compile(
-    r"^(?:(?:Theorems?|Lemmas?|Corollar(?:y|ies)|Propositions?|Definitions?|Remarks?|"
-    r"Property|Properties|Tables?|Figs?\.|Figures?|Sections?|Appendix|App\.|Algorithms?|"
-    r"Assumptions?|Examples?)\s+[A-Z]?\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?"
-    r"|Equation\s+\(\w+\)|Eq\.\s+\(\w+\)|§\s*\d+(?:\.\d+)*)"
-)
-_EQUATION = re.compile(r"\b(?:Eq\.|Equation)\s+\(\w+\)")
-
-
-def claim_name(label: str) -> str:
-    """The paper's name of the claim a result label belongs to: ``Theorem 4.3 at eta =
-    3/(8L)`` -> ``Theorem 4.3``, ``Table 2 (MT2)`` -> ``Table 2``, ``AFA step size, Eq. (7)``
-    -> ``Eq. (7)``; a label without a numbered name is cut before its first parenthesis,
-    colon or comma (``Remark after Corollary 1``)."""
-    label = " ".join(str(label).split())
-    m = _NAMED.match(label)
-    if m:
-        return m.group(0)
-    m = _EQUATION.search(label)
-    if m:
-        return m.group(0)
-    head = re.split(r"\s\(|:|,", label, maxsplit=1)[0].strip()
-    return head or label
-
 
 def _depth_zero(text: str) -> list[bool]:
     """For each position of ``text``: whether it lies outside every bracket and norm bars."""

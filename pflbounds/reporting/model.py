@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pflbounds.reporting.claim_names import claim_name
 from pflbounds.reporting.figure_model import PlotSpec, RefLine, Series, ValueTable
 
 __all__ = [
@@ -221,8 +222,6 @@ class ResultBlock:
 
     def __post_init__(self) -> None:
         if not self.claim:
-            from pflbounds.reporting.claims import claim_name
-
             self.claim = claim_name(self.label)
 
 

@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import pflbounds
 from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import combine_blocks
 from pflbounds.checking.kinds import Verdict
@@ -17,6 +16,7 @@ from pflbounds.checking.verdicts import evaluate
 from pflbounds.checking.vocabulary import claims_of
 from pflbounds.running.config import config_hash, effective_replicas, run_config
 from pflbounds.running.tasks import TaskResult
+from pflbounds.version import __version__
 
 
 def build_outcome(
@@ -50,7 +50,7 @@ def build_outcome(
         seed=int(base_seed),
         config=config,
         config_hash=config_hash(config),
-        version=pflbounds.__version__,
+        version=__version__,
         title=check.title,
     )
     task_time = sum(r.elapsed for r in results)

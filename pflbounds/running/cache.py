@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-import pflbounds
 from pflbounds.checking.jsonsafe import to_jsonable
 from pflbounds.running.atomic import atomic_write, clean_leftovers
 from pflbounds.running.tasks import Task, TaskResult
+from pflbounds.version import __version__
 
 ENV_VAR = "PFLBOUNDS_CACHE_DIR"
 DEFAULT_DIR = ".pflbounds-cache"
@@ -197,7 +197,7 @@ class TaskCache:
             "block_index": t.block_index, "n_replicas": t.n_replicas,
             "params": to_jsonable(dict(t.params)), "base_seed": t.base_seed,
             "config_hash": t.config_hash, "compute_s": float(result.elapsed),
-            "worker": result.meta.get("worker"), "version": pflbounds.__version__,
+            "worker": result.meta.get("worker"), "version": __version__,
             "warnings": list(result.meta.get("warnings", [])),
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
         }

@@ -6,9 +6,9 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pflbounds
 from pflbounds.checking.check import Check
 from pflbounds.checking.jsonsafe import canonical_json
+from pflbounds.version import __version__
 
 
 def config_hash(config: Mapping[str, Any]) -> str:
@@ -39,7 +39,7 @@ def point_config(
         "replicas": int(replicas),
         "block_size": int(check.block_size),
         "base_seed": int(base_seed),
-        "version": pflbounds.__version__,
+        "version": __version__,
     }
 
 
@@ -73,7 +73,7 @@ def run_config(
         "rate_axis": check.rate_axis,
         "x_param": check.x_param,
         "expected": check.expected.value,
-        "version": pflbounds.__version__,
+        "version": __version__,
         # newer fields enter only when set, so that older configs keep their hashes
         **({"bound_mode": check.bound_mode} if check.bound_mode != "expectation" else {}),
         **({"delta": check.delta} if check.delta is not None else {}),

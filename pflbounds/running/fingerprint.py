@@ -38,18 +38,18 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pflbounds
 from pflbounds.checking.check import Check
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.symbolic import loader
+from pflbounds.version import __version__
 
 ENGINE_PACKAGES = ("symbolic", "problems", "algorithms", "exact")
-ENGINE_MODULES = ("__init__.py", "checking/__init__.py", "checking/check.py",
+ENGINE_MODULES = ("__init__.py", "version.py", "checking/__init__.py", "checking/check.py",
                   "checking/evidence.py", "checking/jsonsafe.py", "checking/kinds.py",
                   "running/tasks.py", "running/seeds.py", "running/config.py")
 DEPENDENCIES = ("numpy", "scipy", "sympy", "cvxpy", "clarabel")
 
-_ROOT = Path(pflbounds.__file__).resolve().parent
+_ROOT = Path(__file__).resolve().parents[1]
 _FILE_HASHES: dict[str, tuple[int, int, str]] = {}
 _TREES: dict[str, str | None] | None = None
 """Memo of the tree hashes while frozen (None: not frozen, every call walks the tree)."""
@@ -196,7 +196,7 @@ def installation(check: Check) -> dict[str, Any]:
     module = getattr(check.simulate, "__module__", None) or ""
     pkg = paper_package(module)
     return {
-        "version": pflbounds.__version__,
+        "version": __version__,
         "dependencies": dependency_versions(),
         "engines": engines_hash(),
         "paper": None if pkg is None else {"package": pkg, "hash": paper_hash(pkg)},

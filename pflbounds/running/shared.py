@@ -64,7 +64,6 @@ from typing import Any, Generic, ParamSpec, TypeVar
 
 import numpy as np
 
-import pflbounds
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.running.atomic import atomic_write, clean_leftovers
 from pflbounds.running.cache import owned_layout, remove_empty_folders, remove_leftovers
@@ -75,6 +74,7 @@ from pflbounds.running.fingerprint import (
     paper_hash,
     paper_package,
 )
+from pflbounds.version import __version__
 
 try:
     import fcntl
@@ -239,7 +239,7 @@ def source_fingerprint(module: str) -> str | None:
     """SHA-256 of what a computation defined in ``module`` depends on besides its arguments:
     package version, numerical dependencies, engines, and the tree of its paper (or, outside
     a paper, its module's file). None when the module has no source file."""
-    doc: dict[str, Any] = {"version": pflbounds.__version__,
+    doc: dict[str, Any] = {"version": __version__,
                            "dependencies": dependency_versions(), "engines": engines_hash()}
     if module not in _PAPER_OF:
         _PAPER_OF[module] = paper_package(module)
@@ -428,7 +428,7 @@ class SharedComputation(Generic[P, R]):
             meta = {"name": self.name, "function": self.function, "args": args_json,
                     "module": self.fn.__module__, "fingerprint": fingerprint,
                     "compute_s": time.perf_counter() - t0, "pid": os.getpid(),
-                    "version": pflbounds.__version__,
+                    "version": __version__,
                     "created": datetime.now(UTC).isoformat(timespec="seconds")}
             try:
                 clean_leftovers(path)

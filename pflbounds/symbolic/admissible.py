@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from pflbounds.symbolic.constants import get_constant
-from pflbounds.symbolic.evaluate import Hypothesis, _holds, hypotheses, numeric
+from pflbounds.symbolic.evaluate import Hypothesis, hypotheses, numeric
+from pflbounds.symbolic.numeric import holds
 from pflbounds.symbolic.result import Result
 
 _SCALES = (1e-6, 1e-3, 0.1, 0.5, 0.9, 0.99, 1.01, 1.1, 2.0, 10.0, 1e3, 1e6)
@@ -58,7 +59,7 @@ def violated(result: Result, form: str | None, values: Mapping[str, Any],
         else:
             rel = by_text[(h.kind, h.text)]
             with np.errstate(all="ignore"):
-                ok, lhs, rhs = _holds(rel, values)
+                ok, lhs, rhs = holds(rel, values)
                 bad = ~np.asarray(ok) | np.isnan(lhs) | np.isnan(rhs)
         out[i] = np.broadcast_to(bad, shape)
     return out

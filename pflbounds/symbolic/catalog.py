@@ -195,12 +195,10 @@ def register_complexity(paper_id: str, func) -> None:
     _COMPLEXITY[paper_id] = func
 
 
-def complexity_table(paper_id: str, values, matrices, *, objective=None, algorithm=None):
-    """The paper's :class:`~pflbounds.symbolic.complexity.ComplexityTable` for these inputs.
-    ``KeyError`` for a paper without a calculator (naming those with one), and for an
-    objective or algorithm the calculator does not know."""
-    from pflbounds.symbolic.complexity import ComplexityTable
-
+def complexity_function(paper_id: str):
+    """The table builder of ``paper_id``'s calculator (its ``complexity.table``, or one
+    registered with :func:`register_complexity`); ``KeyError`` for a paper without one,
+    naming those with one. :func:`pflbounds.symbolic.complexity.complexity_table` calls it."""
     load_papers()
     func = _COMPLEXITY.get(paper_id)
     if func is None and paper_id in _PAPERS:
@@ -209,11 +207,7 @@ def complexity_table(paper_id: str, values, matrices, *, objective=None, algorit
     if func is None:
         known = ", ".join(sorted(_complexity_papers())) or "none"
         raise KeyError(f"no complexity comparison for paper {paper_id!r}; available: {known}")
-    table = func(values, matrices, objective=objective, algorithm=algorithm)
-    if not isinstance(table, ComplexityTable):
-        table = ComplexityTable.from_dict(paper_id, table)
-    table.paper = paper_id
-    return table
+    return func
 
 
 def _complexity_papers() -> list[str]:

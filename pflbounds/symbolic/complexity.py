@@ -281,3 +281,19 @@ def accepted_inputs(results: Iterable[tuple[str, str]]) -> set[str]:
         out |= set(r.inputs(form))
         out |= {u for dv in r.derivations for u in dv.uses}
     return out
+
+
+def complexity_table(paper_id: str, values: Mapping[str, Any], matrices: Mapping[str, Any], *,
+                     objective: str | None = None,
+                     algorithm: str | None = None) -> ComplexityTable:
+    """The paper's :class:`ComplexityTable` for these inputs. ``KeyError`` for a paper
+    without a calculator (naming those with one), and for an objective or algorithm the
+    calculator does not know."""
+    from pflbounds.symbolic.catalog import complexity_function
+
+    func = complexity_function(paper_id)
+    table = func(values, matrices, objective=objective, algorithm=algorithm)
+    if not isinstance(table, ComplexityTable):
+        table = ComplexityTable.from_dict(paper_id, table)
+    table.paper = paper_id
+    return table

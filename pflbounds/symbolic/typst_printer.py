@@ -10,25 +10,7 @@ sympy ships LaTeX, MathML and text printers but none for Typst. This module adds
 The output is the inside of a Typst equation; :func:`typst_display` wraps it as a block
 equation (``$ ... $``) and :func:`typst_inline` as an inline one (``$...$``).
 
-Symbol names
-------------
-A ``symbol_names`` mapping (sympy name -> raw Typst math) always wins. Otherwise these rules
-apply, so that the names used across pflbounds render conventionally:
-
-* a Greek name becomes the Greek letter (``mu`` -> μ, ``Delta`` -> Δ, ``eps`` -> ε,
-  ``lamda`` -> λ);
-* trailing digits on a single letter or a Greek name become a subscript (``Delta0`` -> Δ₀,
-  ``F0`` -> F₀), except a trailing ``2`` on a Greek name, which is a square (``sigma2`` ->
-  σ², ``nu2`` -> ν², ``Delta2`` -> Δ²); a longer Latin name keeps its digits
-  (``SumLam2`` -> "SumLam2");
-* each ``_part`` becomes a subscript; parts are joined by commas (``Delta0_i`` -> Δ_(0,i)).
-  A part made only of index letters ``i j k l m n`` is printed as italic indices
-  (``b_ij`` -> b_(i j)); ``star`` becomes a superscript ``*`` (``D_star`` -> D^*); ``hat``,
-  ``bar``, ``tilde`` put an accent on the base (``lambda_hat`` -> λ̂); any other multi-letter
-  part is quoted upright text (``d_eff`` -> d_"eff");
-* a multi-letter base that is not Greek is quoted upright text (``BiasSum`` -> "BiasSum");
-* a name with characters outside ``[A-Za-z0-9_]`` is printed as one quoted string with Typst
-  escapes, so no name can inject Typst code.
+Symbol names follow the rules of :mod:`pflbounds.symbolic.typst_names`.
 
 Layout choices
 --------------
@@ -53,13 +35,14 @@ Any sympy ``Function`` subclass whose class sets ``hidden_constant = True`` and 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import sympy as sp
 from sympy.printing.precedence import PRECEDENCE, precedence_traditional
 from sympy.printing.printer import Printer
+
+from pflbounds.symbolic.typst_names import GREEK, attachment, symbol_to_typst, typst_string
 
 __all__ = [
     "GREEK",
@@ -71,109 +54,10 @@ __all__ = [
     "typst_string",
 ]
 
-GREEK: frozenset[str] = frozenset(
-    """alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho
-    sigma tau upsilon phi chi psi omega Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa
-    Lambda Mu Nu Xi Omicron Pi Rho Sigma Tau Upsilon Phi Chi Psi Omega""".split()
-)
-_GREEK_ALIASES = {"eps": "epsilon", "lamda": "lambda", "Lamda": "Lambda", "varepsilon": "epsilon"}
-_INDEX_LETTERS = frozenset("ijklmn")
-_ACCENTS = {"hat": "hat", "bar": "overline", "tilde": "tilde"}
-_SIMPLE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_BASE = re.compile(r"^([A-Za-z]+?)(\d+)$")
 # Typst math operators that exist under the same name as the sympy function class.
 _TYPST_OPERATORS = frozenset(
     "sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth det gcd lcm".split()
 )
-
-
-def typst_string(text: str) -> str:
-    """Return ``text`` as a Typst string literal (quotes included), escaping ``\\`` and ``"``.
-
-    In math mode a string literal renders as upright text, so this is the safe way to put
-    arbitrary characters into an equation.
-    """
-    out = []
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 32:
-            out.append(f"\\u{{{ord(ch):x}}}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-_QUOTED = re.compile(r'^"[^"\\]*"$')
-
-
-def _group(s: str) -> str:
-    """Wrap a sub/superscript in parentheses unless it is a single token.
-
-    Typst removes one pair of parentheses around an attachment, so ``x_(i j)`` groups
-    ``i j`` without printing the parentheses.
-    """
-    if len(s) == 1 or s.isdigit() or _QUOTED.match(s):
-        return s
-    return f"({s})"
-
-
-def _name_part(part: str) -> str:
-    """Typst for one piece of a name: a letter, a Greek name, digits, or quoted text."""
-    if part in _GREEK_ALIASES:
-        return _GREEK_ALIASES[part]
-    if part in GREEK or len(part) == 1 or part.isdigit():
-        return part
-    return typst_string(part)
-
-
-def symbol_to_typst(name: str, symbol_names: Mapping[str, str] | None = None) -> str:
-    """Typst math for a symbol called ``name`` (see the module docstring for the rules).
-
-    ``symbol_names`` maps a sympy name to raw Typst math and takes precedence over the rules.
-    """
-    if symbol_names and name in symbol_names:
-        return symbol_names[name]
-    if not _SIMPLE_NAME.match(name) or name.endswith("_") or "__" in name:
-        return typst_string(name)
-    base, *parts = name.split("_")
-    subs: list[str] = []
-    sup = ""
-    m = _BASE.match(base)
-    if m:
-        letters, digits = m.groups()
-        greek = _GREEK_ALIASES.get(letters, letters) in GREEK
-        if greek and digits == "2":
-            sup = "2"
-            base = letters
-        elif greek or len(letters) == 1:
-            subs.append(digits)
-            base = letters
-        # A multi-letter Latin base keeps its digits inside the upright name ("SumLam2").
-    base_t = _name_part(base)
-    for part in parts:
-        if part == "star":
-            sup = "*" if not sup else f"{sup} *"
-        elif part in _ACCENTS:
-            base_t = f"{_ACCENTS[part]}({base_t})"
-        elif part.isalpha() and set(part) <= _INDEX_LETTERS and len(part) > 1:
-            subs.append(" ".join(part))
-        else:
-            subs.append(_name_part(part))
-    out = base_t
-    if subs:
-        out += "_" + _group(",".join(subs))
-    if sup:
-        out += "^" + _group(sup)
-    return out
 
 
 def _apply(name: str, args: str) -> str:
@@ -472,7 +356,7 @@ class TypstPrinter(Printer):
         if exp.is_Rational and not exp.is_Integer:
             # An inline slash reads better than a stacked fraction in a superscript.
             return f"{sbase}^({exp.p}\\/{exp.q})"
-        return f"{sbase}^{_group(self._print_exponent(exp))}"
+        return f"{sbase}^{attachment(self._print_exponent(exp))}"
 
     def _print_exp(self, expr: sp.exp) -> str:
         """``e^(...)`` for short exponents, ``exp(...)`` for long or nested ones."""
@@ -481,11 +365,11 @@ class TypstPrinter(Printer):
             w in inline for w in ("min(", "max(", "ln(", "sum_", "cases(", "frac(")
         ):
             return f"exp({self._print(expr.args[0])})"
-        return f"e^{_group(inline)}"
+        return f"e^{attachment(inline)}"
 
     def _print_log(self, expr: sp.log) -> str:
         if len(expr.args) == 2:
-            return f"log_{_group(self._print(expr.args[1]))}({self._print(expr.args[0])})"
+            return f"log_{attachment(self._print(expr.args[1]))}({self._print(expr.args[0])})"
         return f"ln({self._print(expr.args[0])})"
 
     def _print_Abs(self, expr: sp.Abs) -> str:
@@ -572,9 +456,9 @@ class TypstPrinter(Printer):
         for lim in reversed(expr.limits):
             var = self._print(lim[0])
             if len(lim) == 3:
-                head += f"{op}_({var} = {self._print(lim[1])})^{_group(self._print(lim[2]))} "
+                head += f"{op}_({var} = {self._print(lim[1])})^{attachment(self._print(lim[2]))} "
             else:
-                head += f"{op}_{_group(var)} "
+                head += f"{op}_{attachment(var)} "
         return head + body
 
     def _print_Sum(self, expr: sp.Sum) -> str:
@@ -586,7 +470,7 @@ class TypstPrinter(Printer):
     def _print_Indexed(self, expr: Any) -> str:
         base = self._print(expr.base.label)
         idx = " ".join(self._print(i) for i in expr.indices)
-        return f"{base}_{_group(idx)}"
+        return f"{base}_{attachment(idx)}"
 
     def _print_IndexedBase(self, expr: Any) -> str:
         return self._print(expr.label)
@@ -625,10 +509,10 @@ class TypstPrinter(Printer):
         op = "partial" if len(expr.variable_count) > 1 or len(expr.free_symbols) > 1 else "d"
         total = sum(int(n) for _, n in expr.variable_count)
         den = " ".join(
-            f"{op} {self._print(v)}" + (f"^{_group(self._print(n))}" if n != 1 else "")
+            f"{op} {self._print(v)}" + (f"^{attachment(self._print(n))}" if n != 1 else "")
             for v, n in expr.variable_count
         )
-        num = op if total == 1 else f"{op}^{_group(str(total))}"
+        num = op if total == 1 else f"{op}^{attachment(str(total))}"
         return f"frac({num}, {den}) {self.parenthesize(expr.expr, PRECEDENCE['Mul'])}"
 
     def _print_Lambda(self, expr: Any) -> str:

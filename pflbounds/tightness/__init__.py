@@ -24,8 +24,6 @@ from pflbounds.tightness.models import (
     Model,
     NotDecoupled,
     Worst,
-    get_model,
-    models,
     register_model,
 )
 from pflbounds.tightness.record import (
@@ -34,6 +32,7 @@ from pflbounds.tightness.record import (
     RecordCache,
     SearchRecord,
 )
+from pflbounds.tightness.registry import get_model, models
 from pflbounds.tightness.spaces import Box, Rotation, Simplex, Space, Sphere, Spread, spectrum
 
 __all__ = [

@@ -38,7 +38,7 @@ from scipy.optimize import minimize
 from scipy.stats import norm
 from threadpoolctl import threadpool_limits
 
-import pflbounds
+from pflbounds import version
 from pflbounds.checking.jsonsafe import canonical_json, to_jsonable
 from pflbounds.symbolic import catalog
 from pflbounds.symbolic.evaluate import HypothesisError, InputError, evaluate
@@ -49,9 +49,9 @@ from pflbounds.tightness.models import (
     Measurement,
     Model,
     NotDecoupled,
-    get_model,
 )
 from pflbounds.tightness.record import FORMAT, PointRecord, RecordCache, SearchRecord
+from pflbounds.tightness.registry import get_model
 from pflbounds.tightness.spaces import Box, Resolved, SpaceError
 
 __all__ = ["EXACT_RTOL", "case_key", "replay", "run_case"]
@@ -71,7 +71,7 @@ def case_key(case: SearchCase) -> str:
     formula = {p: sp.srepr(e) for p, e in f.exprs.items()}
     conds = [sp.srepr(c.relation) for c in r.conditions_for(case.form)]
     body = {k: v for k, v in case.canonical().items() if k != "title"}
-    text = canonical_json({"format": FORMAT, "version": pflbounds.__version__, "case": body,
+    text = canonical_json({"format": FORMAT, "version": version.__version__, "case": body,
                            "formula": formula, "conditions": conds})
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -108,7 +108,7 @@ def run_case(case: SearchCase, *, cache: RecordCache | str | Path | None = None,
         for i, values in enumerate(itertools.product(*(case.sweep[n] for n in names))):
             constants = {**case.fixed, **dict(zip(names, values, strict=True))}
             points.append(_Point(case, result, model, constants, sense, i).run())
-    record = SearchRecord(key, pflbounds.__version__, case.canonical(), sense, points,
+    record = SearchRecord(key, version.__version__, case.canonical(), sense, points,
                           round(time.perf_counter() - t0, 3))
     if store is not None:
         store.put(record)

@@ -17,7 +17,6 @@ this engine never imports a paper by name).
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,8 +32,6 @@ __all__ = [
     "Model",
     "NotDecoupled",
     "Worst",
-    "get_model",
-    "models",
     "register_model",
 ]
 
@@ -140,36 +137,6 @@ def register_model(model: Model) -> Model:
         raise ValueError(f"a model named {model.name!r} is already registered")
     _MODELS[model.name] = model
     return model
-
-
-def models() -> dict[str, Model]:
-    """The registered models by name."""
-    _builtin()
-    return dict(_MODELS)
-
-
-def get_model(name: str) -> Model:
-    """The model named ``name``, or at ``"package.module:attribute"``; ``KeyError`` naming
-    the known models."""
-    _builtin()
-    if name in _MODELS:
-        return _MODELS[name]
-    if ":" in name:
-        module, _, attr = name.partition(":")
-        try:
-            obj = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as e:
-            raise KeyError(f"model {name!r} cannot be loaded: {e}") from None
-        model = obj() if isinstance(obj, type) else obj
-        if not isinstance(model, Model):
-            raise KeyError(f"{name!r} is not a tightness model")
-        return model
-    raise KeyError(f"unknown model {name!r}; known: {', '.join(sorted(_MODELS))}")
-
-
-def _builtin() -> None:
-    if not _MODELS:
-        from pflbounds.tightness import afo, local_sgd, logistic, pepit, quadratic  # noqa: F401
 
 
 # ------------------------------------------------------------------ helpers for models

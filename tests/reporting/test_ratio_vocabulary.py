@@ -9,6 +9,7 @@ import pytest
 
 from pflbounds.checking.check import Check
 from pflbounds.checking.kinds import CheckKind, Verdict
+from pflbounds.checking.lines import outcome_line
 from pflbounds.checking.outcome import Outcome
 from pflbounds.checking.ratio import format_ratio, kind_statistic, outcome_ratios
 from pflbounds.checking.verdicts import evaluate
@@ -21,7 +22,6 @@ from pflbounds.checking.vocabulary import (
     derive_claims,
     erratum_status,
     expected_claims,
-    outcome_line,
 )
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from pflbounds.cli import main
 from pflbounds.symbolic import InputError, catalog
-from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable
+from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable, complexity_table
 
 POINT = dict(eta=0.1, mu=1.0, L=2.0, sigma2=0.1, B=4, Delta0=1.0, eps=0.5)
 ARGS = [f"{k}={v:g}" for k, v in POINT.items()]
@@ -24,7 +24,7 @@ def toy(extra_paper):
 
 
 def test_rows_counts_and_the_fewest_per_column(toy):
-    t = catalog.complexity_table("toypaper", {**POINT, "b": 5}, {})
+    t = complexity_table("toypaper", {**POINT, "b": 5}, {})
     assert isinstance(t, ComplexityTable) and t.paper == "toypaper"
     k = math.ceil(math.log(2 * 1.0 / 0.5) / 0.1)
     assert [r.method for r in t.rows] == ["minibatch SGD (b = 5)", "minibatch SGD (b = 1)"]
@@ -38,7 +38,7 @@ def test_rows_counts_and_the_fewest_per_column(toy):
 
 
 def test_missing_inputs_are_named_all_at_once(toy):
-    t = catalog.complexity_table("toypaper", {"eta": 0.1, "eps": 0.5}, {})
+    t = complexity_table("toypaper", {"eta": 0.1, "eps": 0.5}, {})
     assert all(set(r.missing) == {"B", "Delta0", "L", "mu", "sigma2"} for r in t.rows)
     with pytest.raises(InputError) as e:
         t.require_inputs()
@@ -57,11 +57,11 @@ def test_missing_inputs_are_named_all_at_once(toy):
 ])
 def test_inputs_are_checked_before_any_row(toy, change, message):
     with pytest.raises(InputError, match=message):
-        catalog.complexity_table("toypaper", {**POINT, **change}, {})
+        complexity_table("toypaper", {**POINT, **change}, {})
 
 
 def test_a_point_outside_a_form_s_hypotheses_is_the_row_s_error(toy):
-    t = catalog.complexity_table("toypaper", {**POINT, "eta": 0.6}, {})
+    t = complexity_table("toypaper", {**POINT, "eta": 0.6}, {})
     assert all("eta <= 1/L" in r.error and r.counts["iterations"] is None for r in t.rows)
     with pytest.raises(InputError, match="no method of toypaper applies to these inputs: "
                                          r"minibatch SGD \(b = 1\): condition eta <= 1/L"):
@@ -69,7 +69,7 @@ def test_a_point_outside_a_form_s_hypotheses_is_the_row_s_error(toy):
 
 
 def test_the_command_line_prints_the_table_and_its_json(toy, capsys):
-    t = catalog.complexity_table("toypaper", {**POINT, "b": 5}, {})
+    t = complexity_table("toypaper", {**POINT, "b": 5}, {})
     assert main(["complexity", "--paper", "toypaper", *ARGS, "b=5"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == t.text()

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from pflbounds.symbolic import catalog, get, papers, results
+from pflbounds.symbolic.complexity import complexity_table
 from pflbounds.symbolic.result import Kind, Result
 
 
@@ -102,7 +103,7 @@ def test_every_result_is_well_formed():
 def test_complexity_table_unknown_paper():
     with pytest.raises(KeyError, match="no complexity comparison for paper 'nope'; available: "
                                        ".*even2022"):
-        catalog.complexity_table("nope", {}, {})
+        complexity_table("nope", {}, {})
 
 
 def test_a_result_relates_to_its_forms_as_its_kind_says_unless_told():

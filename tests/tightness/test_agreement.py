@@ -23,7 +23,7 @@ def test_search_in_four_dimensions_reaches_the_exact_worst_case(tightfix):
 
 def test_afo_worst_instance_agrees_with_monte_carlo_of_the_method(tightfix):
     from pflbounds.algorithms.collaborative import run_afo
-    from pflbounds.tightness.models import get_model
+    from pflbounds.tightness.registry import get_model
 
     fixed = {"mu": 0.1, "L": 1.0, "eta": 1.0, "K": 30, "sigma2": 0.01, "Delta0": 1e-4,
              "d": 2, "b": 1.0, "lam": 0.5}

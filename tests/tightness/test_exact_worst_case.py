@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pflbounds.tightness import Rotation, Search, SearchCase, Simplex, Sphere, run_case, spectrum
-from pflbounds.tightness.models import get_model
+from pflbounds.tightness.registry import get_model
 from pflbounds.tightness.spaces import Box
 
 FIXED = {"mu": 1e-3, "L": 1.0, "eta": 1.0, "K": 20, "sigma2": 0.002, "R0": 1.0, "d": 2}

@@ -87,7 +87,7 @@ def test_the_key_moves_with_the_case_the_formula_and_the_version(tightfix, monke
     assert case_key(replace(SEARCHED, form="printed")) != k
     assert case_key(replace(SEARCHED, fixed={**FIXED, "K": 21})) != k
     assert case_key(replace(SEARCHED, search=replace(SEARCHED.search, budget=601))) != k
-    monkeypatch.setattr(pflbounds, "__version__", "99.0")
+    monkeypatch.setattr(pflbounds.version, "__version__", "99.0")
     assert case_key(SEARCHED) != k
 
 

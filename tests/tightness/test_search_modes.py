@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pflbounds.tightness import Box, Search, SearchCase, Simplex, Sphere, run_case, spectrum
-from pflbounds.tightness.models import get_model
+from pflbounds.tightness.registry import get_model
 
 
 def test_pepit_finds_a_tight_rate_tight_and_a_smaller_one_violated(tightfix):

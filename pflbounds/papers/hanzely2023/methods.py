@@ -5,7 +5,7 @@ from __future__ import annotations
 from pflbounds.papers.hanzely2023.paper import P
 
 _A = "pflbounds.algorithms.block_pfl."
-_X = "pflbounds.algorithms.block_pfl_exact."
+_X = "pflbounds.exact.propagator_block_pfl."
 _LSGD = (_A + "run_lsgd_pfl", _X + "lsgd_pfl_schedule")
 _ACD = (_A + "run_acd_pfl", _X + "acd_pfl_draws")
 _ASVRCD = (_A + "run_asvrcd_pfl",)

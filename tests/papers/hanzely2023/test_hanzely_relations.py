@@ -10,7 +10,8 @@ import pytest
 
 from pflbounds.checking import CheckKind, Verdict, registry
 from pflbounds.symbolic import HypothesisError, InputError, evaluate, get
-from pflbounds.symbolic.catalog import complexity_table, instance_relations
+from pflbounds.symbolic.catalog import instance_relations
+from pflbounds.symbolic.complexity import complexity_table
 from pflbounds.symbolic.loader import load_papers
 
 load_papers()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pflbounds.cli import main, matrix_inputs
-from pflbounds.symbolic.catalog import complexity_table
+from pflbounds.symbolic.complexity import complexity_table
 from pflbounds.symbolic.evaluate import InputError
 
 

@@ -11,7 +11,7 @@ import pytest
 from pflbounds.algorithms.similarity_weights import Criterion, collaboration_weights
 from pflbounds.symbolic import HypothesisError, InputError, evaluate, get
 from pflbounds.symbolic.admissible import admissible_point
-from pflbounds.symbolic.catalog import complexity_table
+from pflbounds.symbolic.complexity import complexity_table
 from pflbounds.symbolic.loader import load_papers
 
 load_papers()

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.algorithms.block_pfl_exact import acd_pfl_draws
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact import block_coordinate_draws, propagate
+from pflbounds.exact.propagator_block_pfl import acd_pfl_draws
 from pflbounds.exact.propagator_metrics import QuadraticMetrics
 from pflbounds.papers.hanzely2023.checks.common import (
     P,

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.algorithms.block_pfl_exact import acd_pfl_draws, excess_metric
 from pflbounds.exact import propagate
+from pflbounds.exact.propagator_block_pfl import acd_pfl_draws, excess_metric
 from pflbounds.papers.hanzely2023.instances import build
 from pflbounds.problems.pfl_objectives import PFLObjective, QuadraticLosses
 from pflbounds.symbolic.catalog import get

@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.block_pfl import run_lsgd_pfl
-from pflbounds.algorithms.block_pfl_exact import lsgd_pfl_metrics, lsgd_pfl_schedule
 from pflbounds.algorithms.driver import first_reach
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.exact import propagate
+from pflbounds.exact.propagator_block_pfl import lsgd_pfl_metrics, lsgd_pfl_schedule
 from pflbounds.papers.hanzely2023 import lsgd as thm
 from pflbounds.papers.hanzely2023.checks.common import P, catalog_value, instance
 from pflbounds.problems.pfl_objectives import PFLObjective

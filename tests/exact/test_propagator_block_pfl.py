@@ -1,5 +1,6 @@
-"""Exact dynamics of ACD-PFL and LSGD-PFL on quadratics (block_pfl_exact) against the
-iteration driver: deterministic runs to machine precision, noisy runs by Monte Carlo."""
+"""Exact dynamics of ACD-PFL and LSGD-PFL on quadratics (pflbounds.exact.propagator_block_pfl)
+against the iteration driver: deterministic runs to machine precision, noisy runs by Monte
+Carlo."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ import numpy as np
 import pytest
 
 from pflbounds.algorithms.block_pfl import run_acd_pfl, run_lsgd_pfl
-from pflbounds.algorithms.block_pfl_exact import (
+from pflbounds.exact import propagate
+from pflbounds.exact.propagator_block_pfl import (
     acd_pfl_draws,
     excess_metric,
     lsgd_pfl_metrics,
     lsgd_pfl_schedule,
 )
-from pflbounds.exact import propagate
 from pflbounds.problems.pfl_objectives import PFLObjective, QuadraticLosses, structure
 
 KS = [0, 3, 10, 25]

@@ -1,9 +1,8 @@
 """The ``pflbounds audit`` commands: mutants, tightness and false-alarms.
 
 Each prints a table (or one JSON document with ``--json``) and writes its JSON file into the
-audit folder (``--out``, default ``reports/audit``), where ``pflbounds report --audit DIR``
-finds it: ``mutants-PAPER.json``, ``tightness-PAPER.json`` (with the PEPit cache
-``pepit-cache.json``) and ``false-alarms-SUITE.json``.
+audit folder (:mod:`pflbounds.audit.files`: ``--out``, default ``reports/audit``), where
+``pflbounds report --audit DIR`` finds it.
 """
 
 from __future__ import annotations
@@ -13,14 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-AUDIT_DIR = Path("reports") / "audit"
-EXIT_FINDING = 1
+from pflbounds.audit.files import AUDIT_DIR
+from pflbounds.cli.errors import EXIT_UNEXPECTED, CliError
 
-
-def _error(message: str) -> Exception:
-    from pflbounds.cli import CliError
-
-    return CliError(message)
+EXIT_FINDING = EXIT_UNEXPECTED
+"""An audit that finds a problem (a VIOLATED tightness case, too many false alarms)."""
 
 
 def _int_list(text: str, what: str) -> list[int]:
@@ -29,7 +25,7 @@ def _int_list(text: str, what: str) -> list[int]:
     except ValueError:
         out = []
     if not out or any(k < 1 for k in out):
-        raise _error(f"{what} {text!r}: expected integers >= 1 separated by commas (1,2,5)")
+        raise CliError(f"{what} {text!r}: expected integers >= 1 separated by commas (1,2,5)")
     return out
 
 
@@ -39,42 +35,31 @@ def _horizons(text: str) -> list[int]:
 
     ks = _int_list(text, "--horizons")
     if len(ks) > MAX_HORIZONS:
-        raise _error(f"--horizons lists {len(ks)} iteration counts: at most {MAX_HORIZONS}")
+        raise CliError(f"--horizons lists {len(ks)} iteration counts: at most {MAX_HORIZONS}")
     big = [k for k in ks if k > MAX_HORIZON]
     if big:
-        raise _error(f"--horizons {big[0]} is too large: at most K = {MAX_HORIZON} (the "
-                     "PEPit problem grows as K^2)")
+        raise CliError(f"--horizons {big[0]} is too large: at most K = {MAX_HORIZON} (the "
+                       "PEPit problem grows as K^2)")
     return ks
 
 
 def _folder(out: str | None) -> Path:
-    """The audit folder, checked before any work as ``validate`` checks its own: a folder
-    that can be written (the default is created; a given one's parent must exist)."""
-    from pflbounds.running.atomic import OutputError, check_files_folder
+    """The audit folder (:func:`pflbounds.audit.files.audit_folder`)."""
+    from pflbounds.audit.files import AuditFolderError, audit_folder
 
-    folder = Path(out) if out else AUDIT_DIR
-    label = "--out " if out else "audit folder "
-    if folder.exists() and not folder.is_dir():
-        raise _error(f"{label}{str(folder)!r} is a file; expected a folder for the audit files")
     try:
-        check_files_folder(folder, parents=not out)
-    except OutputError as e:
-        raise _error(f"{label}{e}") from None
-    return folder
+        return audit_folder(out)
+    except AuditFolderError as e:
+        raise CliError(str(e)) from None
 
 
 def _write(out: str | None, name: str, doc: dict[str, Any]) -> Path:
-    from pflbounds.running.atomic import atomic_write
+    from pflbounds.audit.files import AuditFolderError, write_audit_file
 
-    folder = _folder(out)
-    path = folder / name
     try:
-        folder.mkdir(exist_ok=True)
-        atomic_write(path, json.dumps(doc, indent=1, default=str))
-    except OSError as e:
-        raise _error(f"cannot write {path} ({e.strerror or e}); the audit ran but its file "
-                     "was not written") from None
-    return path
+        return write_audit_file(out, name, doc)
+    except AuditFolderError as e:
+        raise CliError(str(e)) from None
 
 
 def _show(doc: dict[str, Any], text: str, path: Path, as_json: bool) -> None:
@@ -90,31 +75,21 @@ def _paper(paper: str) -> str:
 
     papers = catalog.papers()
     if paper not in papers:
-        raise _error(f"--paper {paper!r}: unknown paper; known: {', '.join(sorted(papers))}")
+        raise CliError(f"--paper {paper!r}: unknown paper; known: {', '.join(sorted(papers))}")
     return paper
-
-
-def _suite_seed(paper: str) -> int:
-    """The seed of the paper's own suite (validation/PAPER.toml here, else the shipped
-    one), else 0."""
-    from pflbounds.running.suite import SuiteError, find_suite, load_suite
-
-    try:
-        return load_suite(find_suite(paper)).seed
-    except (SuiteError, KeyError, ValueError):
-        return 0
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:
     from pflbounds.audit.declarations import declared
     from pflbounds.audit.mutants import GRIDS, audit_mutants, format_table
+    from pflbounds.running.locations import suite_seed
 
     paper = _paper(args.paper)
     _folder(args.out)
     grids = [g.strip() for g in args.grids.split(",") if g.strip()]
     if not grids or any(g not in GRIDS for g in grids):
-        raise _error(f"--grids {args.grids!r}: expected quick, full or quick,full")
-    seed = _suite_seed(paper) if args.seed is None else args.seed
+        raise CliError(f"--grids {args.grids!r}: expected quick, full or quick,full")
+    seed = suite_seed(paper) if args.seed is None else args.seed
     only = [r.strip() for r in args.only.split(",")] if args.only else None
     if only:
         from pflbounds.symbolic import catalog
@@ -122,8 +97,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         known = {r.id for r in catalog.results(paper)}
         bad = [r for r in only if r not in known]
         if bad:
-            raise _error(f"--only {', '.join(bad)}: not a result of {paper} "
-                         f"(`pflbounds list --paper {paper}`)")
+            raise CliError(f"--only {', '.join(bad)}: not a result of {paper} "
+                           f"(`pflbounds list --paper {paper}`)")
     audit = audit_mutants(paper, seed=seed, grids=grids, jobs=args.jobs, only=only,
                           notes=declared(paper, "MUTANT_NOTES", {}),
                           audited=declared(paper, "AUDIT_CHECKS", None))
@@ -142,8 +117,8 @@ def cmd_tightness(args: argparse.Namespace) -> int:
     paper = _paper(args.paper)
     cases = declared(paper, "TIGHTNESS", [])
     if not cases:
-        raise _error(f"paper {paper} declares no tightness case (TIGHTNESS in its audit "
-                     "module)")
+        raise CliError(f"paper {paper} declares no tightness case (TIGHTNESS in its audit "
+                       "module)")
     folder = _folder(args.out)
     horizons = _horizons(args.horizons) if args.horizons else None
     audit = audit_tightness(paper, cases, cache_path=folder / "pepit-cache.json",
@@ -156,25 +131,29 @@ def cmd_tightness(args: argparse.Namespace) -> int:
 
 def cmd_false_alarms(args: argparse.Namespace) -> int:
     from pflbounds.audit.false_alarms import false_alarms, format_table
-    from pflbounds.cli import _suite_path
+    from pflbounds.running.locations import suite_file
+    from pflbounds.running.results import ResultsError
     from pflbounds.running.suite import SuiteError, load_suite
 
     _folder(args.out)
-    path = _suite_path(args.suite)
+    try:
+        path = suite_file(args.suite)
+    except (SuiteError, ResultsError) as e:
+        raise CliError(str(e)) from None
     try:
         suite = load_suite(path)
     except (SuiteError, KeyError) as e:
-        raise _error(str(e.args[0] if e.args else e)) from None
+        raise CliError(str(e.args[0] if e.args else e)) from None
     from pflbounds.limits import MAX_SEED
 
     if args.first_seed + args.seeds - 1 > MAX_SEED:
-        raise _error(f"--first-seed {args.first_seed} with --seeds {args.seeds} goes past the "
-                     f"largest seed {MAX_SEED}")
+        raise CliError(f"--first-seed {args.first_seed} with --seeds {args.seeds} goes past the "
+                       f"largest seed {MAX_SEED}")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     try:
         fa = false_alarms(suite, seeds, jobs=args.jobs, progress=not args.json)
     except ValueError as e:
-        raise _error(str(e)) from None
+        raise CliError(str(e)) from None
     doc = fa.to_dict()
     out = _write(args.out, f"false-alarms-{suite.name}.json", doc)
     _show(doc, format_table(fa), out, args.json)

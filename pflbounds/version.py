@@ -1,0 +1,3 @@
+"""The package version (read by the build from here; a plain string keeps imports fast)."""
+
+__version__ = "0.1.0"
