@@ -1,7 +1,9 @@
 """Check code several scott2024 topics and experiments share: PeFLL-train runs on population A
-and the constants measured on them (the lemmas' and Theorem 3.1's checks), Theorem 3.2's
-terms on population B (Theorem B.1's and Theorem 3.2's checks, Table 8) and the risks of
-trained networks on population C (the experiments). The populations are in
+and the constants measured on them (the lemmas' and Theorem 3.1's checks) with the figures of
+those runs against a run parameter (T, b, k: Theorem 3.1's checks, kept here so that
+``convergence.py`` holds its twelve checks within the size limit), Theorem 3.2's terms on
+population B (Theorem B.1's and Theorem 3.2's checks, Table 8) and the risks of trained
+networks on population C (the experiments). The populations are in
 :mod:`pflbounds.papers.scott2024.instances`; a catalog form is evaluated with
 :func:`pflbounds.checking.bound` (or :func:`form_value` outside its side conditions)."""
 
