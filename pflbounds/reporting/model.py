@@ -200,7 +200,7 @@ class ResultBlock:
         unchecked: why no check tests it (empty: the kind's default is said).
         checks: every registered check of the result, run or not.
         exercised_by: ``(check ids, how)``: checks of other results that exercise it, and
-            how (``its erratum erratum13``, ``same claim: Theorem 2``).
+            how (``its hanzely2023.erratum13``, ``same claim: Theorem 2``).
         notes: remarks of the encoding (prose).
     """
 

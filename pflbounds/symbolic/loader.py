@@ -164,17 +164,15 @@ def paper_packages(*, installed: bool = True) -> list[str]:
 def _import(name: str, *, checks: bool = False) -> None:
     """Import ``name`` once; ``checks``: it declares ``CHECKS``, which the listeners of
     :func:`on_check_module` receive (the check registry registers them), also when a full
-    load imported it before for the results it declares (an experiment's claims)."""
-    if name in _LOADED and (not checks or name in _CHECK_MODULES):
+    load imported it first (an experiment module declares results and runs checks)."""
+    if name in _LOADED and not (checks and name not in _CHECK_MODULES):
         return
     if name in _FAILED:
         raise PaperLoadError(name, _FAILED[name])
     try:
         module = importlib.import_module(name)
         if checks:
-            _CHECK_MODULES.append(name)
-            for listener in list(_CHECK_LISTENERS):
-                listener(name, module)
+            _announce_checks(name, module)
     except Exception as exc:  # noqa: BLE001 - reported as the paper's load error
         cause = traceback.format_exception_only(type(exc), exc)[-1].strip()
         _FAILED[name] = cause
@@ -185,6 +183,12 @@ def _import(name: str, *, checks: bool = False) -> None:
 _CHECK_MODULES: list[str] = []
 """The declared check modules imported so far, in import order."""
 _CHECK_LISTENERS: list[Callable[[str, ModuleType], None]] = []
+
+
+def _announce_checks(name: str, module: ModuleType) -> None:
+    _CHECK_MODULES.append(name)
+    for listener in list(_CHECK_LISTENERS):
+        listener(name, module)
 
 
 def on_check_module(listener: Callable[[str, ModuleType], None]) -> None:

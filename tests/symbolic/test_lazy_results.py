@@ -101,5 +101,5 @@ def test_a_hanzely2023_eval_builds_one_module_and_gives_the_full_load_value(tmp_
     assert json.loads(after_eval[0]).startswith("hanzely2023.theorem7 [printed] = iterations: ")
     assert full == after_eval[:1]
     assert "'acd'" in after_eval[1] and "'lsgd'" not in after_eval[1] \
-        and "'theory'" not in after_eval[1]
+        and "'objectives'" not in after_eval[1] and "'checks'" not in after_eval[1]
     assert after_eval[2:] == _run(LISTING, tmp_path)

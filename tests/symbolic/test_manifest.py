@@ -133,41 +133,32 @@ def test_eval_of_a_manifest_paper_builds_only_the_module_of_its_result(extra_pap
         "toypaper.theorem1", "toypaper.remark1", "toypaper.corollary1"]
 
 
-def test_an_experiment_that_declares_claims_also_registers_its_checks(packages):
-    """A full load imports an experiment module for the claims it declares, before the
-    registry asks for its checks: the checks are registered all the same, once."""
+def test_an_experiment_that_declares_claims_registers_its_runs_after_a_full_load(packages):
+    """A full load imports an experiment module for its results (its claims); loading the
+    checks afterwards still registers its CHECKS (the module is not imported twice)."""
     packages("claimpaper", {
         "__init__.py": """
-            from pflbounds.symbolic.manifest import Manifest
-            from claimpaper.paper import P
-            P.register("t", "c")
-            MANIFEST = Manifest(theory=("a",), experiments=("run1",))
-            """,
-        "paper.py": """
             from pflbounds.symbolic.builder import PaperBuilder
-            P = PaperBuilder("claimpaper")
+            from pflbounds.symbolic.manifest import Manifest
+            PaperBuilder("claimpaper").register("t", "c")
+            MANIFEST = Manifest(theory=("a",), experiments=("fig1",))
             """,
         "assumptions.py": "", "errata.py": "ERRATA = {}\n", "theory/__init__.py": "",
-        "theory/a.py": "", "experiments/__init__.py": "",
-        "experiments/run1.py": """
-            import numpy as np
+        "theory/a.py": "", "checks/__init__.py": "", "experiments/__init__.py": "",
+        "experiments/fig1.py": """
             import sympy as sp
             from pflbounds.checking import Check, CheckKind, Verdict
+            from pflbounds.symbolic.builder import PaperBuilder
             from pflbounds.symbolic.result import Kind
-            from claimpaper.paper import P
-            x = sp.Symbol("x")
-            CLAIM = P.result("claim1", "Claim 1", Kind.UPPER_BOUND, "q", "1", "s",
-                             [P.form("printed", sp.Integer(1))], no_method="a test claim")
-            def sim(p, R, seed):
-                return {"mean": np.array([0.5]), "bound": np.array([1.0])}
-            CHECKS = [Check(CLAIM.id, "t", CheckKind.BOUND_HOLDS, Verdict.HOLDS, sim,
-                            grid=({},), engine="exact", result_id=CLAIM.id)]
+            P = PaperBuilder("claimpaper")
+            CLAIM = P.result("figure1", "Figure 1", Kind.UPPER_BOUND, "ratio", "1", "s",
+                             [P.form("printed", sp.Integer(1))], no_method="a claim")
+            CHECKS = [Check("claimpaper.F1", "figure 1", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+                            lambda p, R, seed: {"mean": [0.5], "bound": [1.0]}, grid=({},),
+                            result_id=CLAIM.id)]
             """})
-    loader.load_papers()  # the claims first, as every command but eval and solve does
-    assert [r.id for r in catalog.results("claimpaper")] == ["claimpaper.claim1"]
-    assert registry.find("claimpaper.claim1") is None
+    loader.load_papers()
+    assert [r.id for r in catalog.results("claimpaper")] == ["claimpaper.figure1"]
+    assert registry.find("claimpaper.F1") is None
     registry.load_papers()
-    assert registry.module_of("claimpaper.claim1") == "claimpaper.experiments.run1"
-    assert [c.id for c in registry.all_checks("claimpaper")] == ["claimpaper.claim1"]
-    registry.load_papers()  # once only
-    assert [c.id for c in registry.all_checks("claimpaper")] == ["claimpaper.claim1"]
+    assert registry.module_of("claimpaper.F1") == "claimpaper.experiments.fig1"

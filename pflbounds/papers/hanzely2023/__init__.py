@@ -1,11 +1,13 @@
 """hanzely2023: Hanzely, Zhao & Kolar (2023), the unified personalized FL framework.
 
-Importing the package registers the paper only. A full load (every command but ``eval`` and
-``solve``) imports ``MODULES``; ``eval`` and ``solve`` import only the module that declares
-their result (``RESULT_MODULES``).
+Importing the package registers the paper and declares its layout (``MANIFEST``). A full load
+(every command but ``eval`` and ``solve``) imports what the manifest names; ``eval`` and
+``solve`` import only the theory module that declares their result (the loader finds it in an
+index generated from the manifest).
 """
 
 from pflbounds.papers.hanzely2023.paper import P
+from pflbounds.symbolic.manifest import Manifest
 
 P.register(
     "Personalized Federated Learning: A Unified Framework and Universal Optimization Techniques",
@@ -14,24 +16,11 @@ P.register(
     digest="004_hanzely_digest.md",
 )
 
-MODULES = ("complexity", "methods", "theory")
-"""What a full load imports (``theory`` imports every module that declares a result)."""
-
-RESULT_MODULES = {
-    **dict.fromkeys(("lemma1", "lemma2", "lemma3", "lemma4", "unrescaled", "table2_fl",
-                     "table2_full", "table2_mt2", "table2_mx2", "table2_apfl2", "table2_ws2",
-                     "table2_residual"), "objectives"),
-    **dict.fromkeys(("theorem1", "theorem2", "theorem5", "theorem5_weak", "lemma5", "lemma6",
-                     "lemma7", "table1_lsgd"), "lsgd"),
-    **dict.fromkeys(("theorem3", "theorem4", "lemma8", "lemma9", "lemma10", "lemma11", "lemma12",
-                     "lemma13", "lemma14"), "nonconvex"),
-    **dict.fromkeys(("theorem6", "eq54"), "lower"),
-    **dict.fromkeys(("theorem7", "theorem7_parameters", "acd_contraction", "table1_acd"), "acd"),
-    **dict.fromkeys(("theorem8", "theorem8_parameters", "theorem9", "lemma15", "lemma16",
-                     "lemma16_57", "table1_asvrcd"), "asvrcd"),
-    **dict.fromkeys(("proposition1", "proposition1_35"), "facts"),
-    **dict.fromkeys(("table3_fl", "table3_full", "table3_mt2", "table3_mx2", "table3_apfl2",
-                     "table3_ws2", "table3_residual"), "table3"),
-}
-"""The module that declares each result, in the paper's order (the catalog lists them in
-this order whatever was loaded first): ``eval`` and ``solve`` import only that module."""
+MANIFEST = Manifest(
+    theory=("objectives", "lsgd", "nonconvex", "lower", "acd", "asvrcd", "facts", "table3"),
+    checks=("objectives", "lsgd", "nonconvex", "lower", "acd", "asvrcd", "table3"),
+    experiments=("section5",),
+    instances=True,
+    complexity=True,
+    audit=True,
+)

@@ -18,6 +18,10 @@ methods: their theorems bound expectations over the block draws.
 """
 
 from pflbounds.audit.tightness import TightnessCase
+from pflbounds.papers.hanzely2023.theory.asvrcd import THEOREM9
+from pflbounds.papers.hanzely2023.theory.lower import EQ54
+from pflbounds.papers.hanzely2023.theory.lsgd import THEOREM5
+from pflbounds.papers.hanzely2023.theory.nonconvex import LEMMA14, THEOREM3, THEOREM4
 
 _FIXED = {"Lw": 1.0, "Lb": 1.0, "M": 1.0, "tau": 1.0, "B": 1.0, "sigma2": 0.0, "zeta2": 0.0}
 _POINTS = tuple({"mu": mu, "L": 1.0, "eta": eta} for mu in (0.05, 0.2) for eta in (0.25, 0.125))
@@ -26,18 +30,18 @@ _TITLE = ("Theorem 5 with M = 1, tau = 1, sigma = 0: gradient descent on an L-sm
           "||x_0 - x*||^2 = 1")
 
 TIGHTNESS = [
-    TightnessCase("hanzely2023.theorem5", forms={"corrected": None},
+    TightnessCase(THEOREM5.id, forms={"corrected": None},
                   fixed={**_FIXED, "Db0": 0.0}, points=_POINTS, initial="Dw0",
                   initial_condition="distance", measure="weighted_average",
                   title=_TITLE + " (on w)"),
-    TightnessCase("hanzely2023.theorem5", forms={"printed": None},
+    TightnessCase(THEOREM5.id, forms={"printed": None},
                   fixed={**_FIXED, "Dw0": 0.0}, points=_POINTS, initial="Db0",
                   initial_condition="distance", measure="weighted_average",
                   title=_TITLE + " (on beta, where the printed Phi^0 is smallest)"),
 ]
 
 MUTANT_NOTES = {
-    "hanzely2023.eq54:printed":
+    f"{EQ54.id}:printed":
         "Eq. (54) is a lower bound for every method, and ACD-PFL is not an optimal one: on "
         "P3's quick instance (kappa = 100, d = 40) its E||x^k - x*||^2 stays at least 1.37 "
         "times the bound (at k = 1, then 1.8, 2.5, ... as it falls behind the optimal rate), "
@@ -46,7 +50,7 @@ MUTANT_NOTES = {
         "= 1.21 (drop 1) or (1 - 1/sqrt(kappa))^-2 = 1.23 (drop -1): still below the measured "
         "(1.065 against 1.10 at kappa = 1000). Only a method that attains the lower bound "
         "could catch them.",
-    "hanzely2023.theorem5:corrected":
+    f"{THEOREM5.id}:corrected":
         "Theorem 5 is loose on every instance the checks can build: P4's closest point holds "
         "by a factor 62 (at K = 1, where Phi^0/eta = 2 ||x^0 - x*||^2/eta with eta <= "
         "1/(4L) is at least 16 times F(x^0) - F^*), and its noise floor (the variance "
@@ -55,15 +59,15 @@ MUTANT_NOTES = {
         "or dividing a term by 10 keeps the bound above. P5 runs identical clients without "
         "noise (zeta_* = sigma = 0), where the variance terms vanish: their mutants leave "
         "its counts unchanged.",
-    "hanzely2023.theorem5:printed":
+    f"{THEOREM5.id}:printed":
         "P4_printed holds by a factor 40 (the printed Phi^0 puts the 2 on w only); its "
         "variance terms are those of the corrected form, loose by the same factors 17-3200 "
         "(see theorem5:corrected).",
-    "hanzely2023.theorem3:printed":
+    f"{THEOREM3.id}:printed":
         "P11_theorem3 (exact gradients, C_1 = C_2 = sigma = 0) holds by a factor 9.4 on its "
         "quick point (at K = 4): halving a term or dividing it by 10 keeps the bound above "
         "the measured average of ||grad||^2; its noise terms are 0 there.",
-    "hanzely2023.theorem4:printed":
+    f"{THEOREM4.id}:printed":
         "P11_theorem4 is tight (factor 1.02) only at its first multiple of tau (K = 5), where "
         "the initial term Delta0 ((beta tau + 1)/(K + beta tau))^3 is the whole bound: with "
         "Theorem 4's lower limit on beta (beta = 985 at the trajectory's PL constant mu = "
@@ -72,10 +76,10 @@ MUTANT_NOTES = {
         "holds by 2.0. Mutants of the variance terms, and those that move the initial term "
         "by less than 2% (drop the 1 of beta tau + 1), cannot show. A horizon K >> beta tau "
         "(about 1e5 steps) or an instance with mu close to L (a small beta) would be needed.",
-    "hanzely2023.lemma14":
+    LEMMA14.id:
         "P11_theorem4 evaluates this expression as Theorem 4's own condition on tau (the same "
         "formula), not through Lemma 14: substituting Lemma 14 does not reach it.",
-    "hanzely2023.theorem9:corrected":
+    f"{THEOREM9.id}:corrected":
         "Iterations: P7 asks where Theorem 9's counts are smallest over p_w (Theorem 8's "
         "p*), and scaling every count by 1/2 or 1/10 or dropping 1/rho keeps p* the "
         "minimiser; P6_n and P6_grads read the communication and gradient parts, not the "

@@ -5,12 +5,19 @@ lambda, Lambda, alpha, M) or for constants given directly (mu, Lw, Lb, Lcw, Lcb)
 for each method the iterations, communication rounds, grad_w and grad_beta calls (full
 gradients of F and stochastic component gradients of F_i), the parameters the method runs
 with, Theorem 6's lower bounds and the ratio to each. Every number comes from the catalog's
-formulas (:mod:`pflbounds.papers.hanzely2023.generic`, Theorems 1, 5, 6-9).
+formulas (Theorems 1, 5, 6-9, and the generic formulas of the theory modules ``acd``,
+``asvrcd`` and ``lower``), as a :class:`~pflbounds.symbolic.complexity.ComplexityTable`.
 
 Conventions: counts are per client (each of the M clients evaluates one gradient per call);
 ACD-PFL uses full local gradients, whose cost in component gradients is n each;
 ASVRCD-PFL's full-gradient equivalents are its component counts divided by n. The O-forms
 multiply log(Delta0/eps) with Delta0 = F(x^0) - F^* (default 1: the paper's log(1/eps)).
+
+Inputs: every name is a constant of the paper in its domain and the values satisfy the paper's
+instance relations (:func:`~pflbounds.symbolic.complexity.check_inputs`), with Footnote 1's
+Lcal^beta <= n L^beta besides; which names a question takes depends on ``--objective`` (its
+base constants, or mu, Lw, Lb, Lcw, Lcb without one), and the objective's conditions are
+checked on its base constants.
 """
 
 from __future__ import annotations
@@ -22,22 +29,36 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from pflbounds.papers.hanzely2023 import generic as G
-from pflbounds.papers.hanzely2023 import lsgd
-from pflbounds.papers.hanzely2023.objectives import NAMES, OBJECTIVES, objective
-from pflbounds.papers.hanzely2023.symbols import Lb, Lcb, components_relations
-from pflbounds.symbolic.catalog import get, instance_relations, register_complexity
-from pflbounds.symbolic.constants import get_constant
+from pflbounds.papers.hanzely2023.symbols import Lb, Lcb, Lw, components_relations
+from pflbounds.papers.hanzely2023.theory.acd import THEOREM7, THEOREM7_PARAMETERS
+from pflbounds.papers.hanzely2023.theory.asvrcd import (
+    ASVRCD_PW,
+    THEOREM8,
+    THEOREM8_PARAMETERS,
+    THEOREM9,
+)
+from pflbounds.papers.hanzely2023.theory.lower import THEOREM6
+from pflbounds.papers.hanzely2023.theory.lsgd import (
+    ETA_EPS,
+    ETA_MAX_CORRECTED,
+    K_EXPLICIT,
+    THEOREM1,
+)
+from pflbounds.papers.hanzely2023.theory.objectives import NAMES, OBJECTIVES, objective
+from pflbounds.symbolic.catalog import get, instance_relations
+from pflbounds.symbolic.complexity import ComplexityRow, ComplexityTable, check_inputs
+from pflbounds.symbolic.constants import all_constants, get_constant
 from pflbounds.symbolic.evaluate import InputError, check_conditions, check_relations, numeric
 from pflbounds.symbolic.hidden import strip_hidden
+from pflbounds.symbolic.result import Result
 
 PAPER = "hanzely2023"
 ALGORITHMS = ("lsgd-pfl", "acd-pfl", "asvrcd-pfl")
-COLUMNS = [
+COLUMNS = (
     ("iterations", "iterations"), ("communication", "rounds"), ("grad_w", "grad_w F"),
     ("grad_beta", "grad_beta F"), ("grad_w_stochastic", "grad_w F_i"),
     ("grad_beta_stochastic", "grad_beta F_i"),
-]
+)
 """(key, header) of the count columns, in display order."""
 BASE_INPUTS = ("mup", "Lp", "Lcp", "lam", "Lam", "alpha", "amax", "amin", "LwR", "LbR",
                "LcwR", "LcbR")
@@ -46,9 +67,9 @@ _LSGD_SPECIFIC = ("tau", "B", "sigma2", "zeta2")
 _LSGD_NEEDS = ("mu", "Lw", "Lb", "tau", "B", "sigma2", "zeta2", "M", "eps")
 _ACD_NEEDS = ("mu", "Lw", "Lb", "eps")
 _ASVRCD_NEEDS = ("mu", "Lcw", "Lcb", "n", "eps")
-_LB_TO_LCB = {G.Lb: G.Lcb}
-"""Theorem 9 as printed has L^beta where Lcal^beta is meant (erratum theorem9_typo)."""
-_N1 = {G.Lw: G.Lb}
+_LB_TO_LCB = {Lb: Lcb}
+"""Theorem 9 as printed has L^beta where Lcal^beta is meant (hanzely2023.erratum15_theorem9)."""
+_N1 = {Lw: Lb}
 """Theorem 6 with n = 1 (full local gradients): sqrt(L^w/mu) log(1/eps) grad_w F calls and
 sqrt(L^beta/mu) log(1/eps) grad_beta F calls (the paper's remark after the theorem)."""
 
@@ -58,19 +79,24 @@ _RELATIONS_EXTRA = [components_relations(Lb, Lcb, "L^beta", "Lcal^beta", "beta",
                                          "Footnote 1")[1]]
 """Footnote 1's Lcal^beta <= n L^beta: no result takes the three together, so the paper does
 not register it; the calculator, which does, checks it with the registered relations."""
+_THEOREM8_KEY = THEOREM8.id.removeprefix(f"{PAPER}.")
+"""The entry of an ASVRCD-PFL row that gives Theorem 8's own counts."""
 
 
-def _check_relations(vals: Mapping[str, float], where: str = "") -> None:
+def _check_relations(vals: Mapping[str, float], where: str = "", *,
+                     registered: bool = True) -> None:
     """Refuse values that describe no instance (the paper's instance relations, as ``eval``
-    does); ``where`` names derived constants in the message."""
-    rels = [*instance_relations(PAPER), *_RELATIONS_EXTRA]
+    does, unless ``registered`` is False: they are checked already); ``where`` names derived
+    constants in the message."""
+    rels = [*(instance_relations(PAPER) if registered else ()), *_RELATIONS_EXTRA]
     try:
         check_relations(rels, vals)
     except InputError as e:
         raise InputError(f"{where}{e}") from None
     if "eps" in vals and "Delta0" not in vals:
         try:
-            check_relations(rels, {**vals, "Delta0": 1.0})
+            check_relations([*instance_relations(PAPER), *_RELATIONS_EXTRA],
+                            {**vals, "Delta0": 1.0})
         except InputError as e:
             raise InputError(f"{where}{e} (Delta0 = F(x^0) - F^* is 1 unless given)") from None
 
@@ -88,7 +114,8 @@ def _resolve(values: Mapping[str, Any], objective_key: str | None
             raise InputError(f"alpha={vals['alpha']:g} is outside (0, 1): Eq. (12) takes every "
                              "APFL mixing weight with 0 < alpha_m < 1")
         vals["amax"] = vals["amin"] = vals.pop("alpha")
-    _check_relations(vals)
+    check_inputs(PAPER, vals, all_constants(PAPER))  # domains, the paper's instance relations
+    _check_relations(vals, registered=False)
     if objective_key is None:
         base = sorted(k for k in vals if k in BASE_INPUTS)
         if base:
@@ -160,13 +187,17 @@ class _Ctx:
         return float(numeric(e, {**self.v, **extra}))
 
 
-def _row(method: str, algorithm: str, result: str, form: str, **kw: Any) -> dict[str, Any]:
-    row: dict[str, Any] = {"method": method, "algorithm": algorithm, "result": result,
-                           "form": form, "relation": get(result).relation}
-    row.update({k: None for k, _ in COLUMNS})
-    row.update(kw)
-    row.setdefault("hidden_constants", list(_hidden_constants(result, form)))
-    return row
+def _row(method: str, algorithm: str, result: Result, form: str, *,
+         counts: Mapping[str, float | None] | None = None, missing: list[str] | None = None,
+         error: str | None = None, note: str | None = None, **extra: Any) -> ComplexityRow:
+    """A row of ``result`` [``form``]: every column's count (None where not computed), the
+    form's hidden constants, and what else the row reports (``extra``)."""
+    rid = result.id
+    return ComplexityRow(
+        method, algorithm, rid, form, relation=get(rid).relation,
+        counts={**{k: None for k, _ in COLUMNS}, **(counts or {})},
+        hidden_constants=list(_hidden_constants(rid, form)), note=note, error=error,
+        missing=tuple(missing) if missing else None, extra=extra)
 
 
 @functools.cache
@@ -175,14 +206,14 @@ def _hidden_constants(result: str, form: str) -> tuple[str, ...]:
     return tuple(get(result).form(form).hidden_constants)
 
 
-def _parts(result: str, form: str = "printed") -> dict[str, sp.Expr]:
-    return dict(get(result).form(form).exprs)
+def _parts(result: Result, form: str = "printed") -> dict[str, sp.Expr]:
+    return dict(get(result.id).form(form).exprs)
 
 
 def _lower(c: _Ctx, has_w: bool, has_beta: bool) -> dict[str, float | None]:
     """Theorem 6 (the appendix's standard form, (n + sqrt(n Lcal/mu)) log(Delta0/eps)) for
     every count c can compute; for full gradients its n = 1 remark, sqrt(L/mu) log."""
-    t6 = _parts("hanzely2023.theorem6", "appendix")
+    t6 = _parts(THEOREM6, "appendix")
     out: dict[str, float | None] = {k: None for k, _ in COLUMNS}
     out.pop("iterations")
     if not c.has("mu", "eps", "Lw"):
@@ -197,10 +228,11 @@ def _lower(c: _Ctx, has_w: bool, has_beta: bool) -> dict[str, float | None]:
     return out
 
 
-def _ratios(row: dict[str, Any], lower: Mapping[str, float | None]) -> dict[str, float | None]:
+def _ratios(counts: Mapping[str, Any], lower: Mapping[str, float | None]
+            ) -> dict[str, float | None]:
     out = {}
     for k, lb in lower.items():
-        v = row.get(k)
+        v = counts.get(k)
         if v is None or lb is None:
             out[k] = None
         elif lb == 0:
@@ -210,85 +242,88 @@ def _ratios(row: dict[str, Any], lower: Mapping[str, float | None]) -> dict[str,
     return out
 
 
-def _acd(c: _Ctx, has_w: bool, has_beta: bool) -> dict[str, Any]:
-    res = "hanzely2023.theorem7"
+def _acd(c: _Ctx, has_w: bool, has_beta: bool) -> ComplexityRow:
     missing = c.has(*_ACD_NEEDS)
     if missing:
-        return _row("ACD-PFL", "acd-pfl", res, "printed", missing=missing)
-    t7 = _parts(res)
-    par = _parts("hanzely2023.theorem7_parameters")
+        return _row("ACD-PFL", "acd-pfl", THEOREM7, "printed", missing=missing)
+    t7 = _parts(THEOREM7)
+    par = _parts(THEOREM7_PARAMETERS)
     row = _row(
-        "ACD-PFL", "acd-pfl", res, "printed", iterations=c(t7["iterations"]),
-        communication=c(t7["communication"]), grad_w=c(t7["grad_w"]),
-        grad_beta=c(t7["grad_beta"]), parameters={k: c(e) for k, e in par.items()},
-        note="full local gradients; one round and one grad_w F per w-step (probability p_w)")
+        "ACD-PFL", "acd-pfl", THEOREM7, "printed",
+        counts={"iterations": c(t7["iterations"]), "communication": c(t7["communication"]),
+                "grad_w": c(t7["grad_w"]), "grad_beta": c(t7["grad_beta"])},
+        note="full local gradients; one round and one grad_w F per w-step (probability p_w)",
+        parameters={k: c(e) for k, e in par.items()})
     if "n" in c.v:
-        row["grad_w_stochastic"] = c.v["n"] * row["grad_w"]
-        row["grad_beta_stochastic"] = c.v["n"] * row["grad_beta"]
+        row.counts["grad_w_stochastic"] = c.v["n"] * row.counts["grad_w"]
+        row.counts["grad_beta_stochastic"] = c.v["n"] * row.counts["grad_beta"]
     return row
 
 
-def _asvrcd(c: _Ctx, has_w: bool, has_beta: bool, which: str) -> dict[str, Any]:
-    res = "hanzely2023.theorem9"
+def _asvrcd(c: _Ctx, has_w: bool, has_beta: bool, which: str) -> ComplexityRow:
     name = f"ASVRCD-PFL (rho = p_{which}/n)"
     missing = c.has(*_ASVRCD_NEEDS)
     if missing:
-        return _row(name, "asvrcd-pfl", res, "corrected", missing=missing)
-    pw = c(G.ASVRCD_PW) if has_w and has_beta else float(has_w)
+        return _row(name, "asvrcd-pfl", THEOREM9, "corrected", missing=missing)
+    pw = c(ASVRCD_PW) if has_w and has_beta else float(has_w)
     p = pw if which == "w" else 1 - pw
     if p == 0:
-        return _row(name, "asvrcd-pfl", res, "corrected",
+        return _row(name, "asvrcd-pfl", THEOREM9, "corrected",
                     error=f"the objective has no {'w' if which == 'w' else 'beta'}-block "
                     f"(p_{which} = 0): this choice of rho does not apply")
     n = c.v["n"]
     kw = {"pw": pw, "rho": p / n}
-    t9 = _parts(res, "corrected")
-    printed = _parts(res)
+    t9 = _parts(THEOREM9, "corrected")
+    printed = _parts(THEOREM9)
     it = c(t9["iterations"], **kw)
-    par = _parts("hanzely2023.theorem8_parameters")
+    par = _parts(THEOREM8_PARAMETERS)
     row = _row(
-        name, "asvrcd-pfl", res, "corrected", iterations=it,
-        communication=c(printed["communication"].xreplace(_LB_TO_LCB), **kw) if has_w else 0.0,
-        communication_expected=c(t9["communication"], **kw) if has_w else 0.0,
-        grad_w_stochastic=c(t9["grad_w"], **kw) if has_w else 0.0,
-        grad_beta_stochastic=c(t9["grad_beta"], **kw) if has_beta else 0.0,
-        parameters={"rho": kw["rho"], **{k: c(e, **kw) for k, e in par.items()}},
+        name, "asvrcd-pfl", THEOREM9, "corrected",
+        counts={
+            "iterations": it,
+            "communication": c(printed["communication"].xreplace(_LB_TO_LCB), **kw)
+            if has_w else 0.0,
+            "grad_w_stochastic": c(t9["grad_w"], **kw) if has_w else 0.0,
+            "grad_beta_stochastic": c(t9["grad_beta"], **kw) if has_beta else 0.0},
         note="Theorem 9 with Theorem 8's p_w; communication as the paper counts it "
              "(iterations x (rho n + p_w)); communication_expected counts a refresh as one "
-             "round (iterations x (p_w + rho))")
-    row["parameters"]["p_w"] = pw
-    row["grad_w"] = row["grad_w_stochastic"] / n
-    row["grad_beta"] = row["grad_beta_stochastic"] / n
-    t8 = _parts("hanzely2023.theorem8")
+             "round (iterations x (p_w + rho))",
+        communication_expected=c(t9["communication"], **kw) if has_w else 0.0,
+        parameters={"rho": kw["rho"], **{k: c(e, **kw) for k, e in par.items()}})
+    row.extra["parameters"]["p_w"] = pw
+    row.counts["grad_w"] = row.counts["grad_w_stochastic"] / n
+    row.counts["grad_beta"] = row.counts["grad_beta_stochastic"] / n
+    t8 = _parts(THEOREM8)
     if which == "w":
-        row["theorem8"] = {"communication": c(t8["communication"]) if has_w else 0.0,
-                           "grad_w_stochastic": c(t8["grad_w"]) if has_w else 0.0}
+        row.extra[_THEOREM8_KEY] = {
+            "communication": c(t8["communication"]) if has_w else 0.0,
+            "grad_w_stochastic": c(t8["grad_w"]) if has_w else 0.0}
     else:
-        row["theorem8"] = {"grad_beta_stochastic": c(t8["grad_beta"]) if has_beta else 0.0}
+        row.extra[_THEOREM8_KEY] = {
+            "grad_beta_stochastic": c(t8["grad_beta"]) if has_beta else 0.0}
     return row
 
 
-def _lsgd(c: _Ctx) -> list[dict[str, Any]]:
+def _lsgd(c: _Ctx) -> list[ComplexityRow]:
     missing = c.has(*_LSGD_NEEDS)
     if missing:
-        return [_row("LSGD-PFL (Theorem 1)", "lsgd-pfl", "hanzely2023.theorem1", "printed",
-                     missing=missing)]
+        return [_row("LSGD-PFL (Theorem 1)", "lsgd-pfl", THEOREM1, "printed", missing=missing)]
     tau, B = c.v["tau"], c.v["B"]
-    it = c(get("hanzely2023.theorem1").form("printed").expr)
-    rows = [_row("LSGD-PFL (Theorem 1)", "lsgd-pfl", "hanzely2023.theorem1", "printed",
-                 iterations=it, communication=it / tau, grad_w_stochastic=it * B,
-                 grad_beta_stochastic=it * B,
-                 parameters={"eta_max": c(lsgd.ETA_MAX_CORRECTED), "tau": tau, "B": B},
+    it = c(get(THEOREM1.id).form("printed").expr)
+    rows = [_row("LSGD-PFL (Theorem 1)", "lsgd-pfl", THEOREM1, "printed",
+                 counts={"iterations": it, "communication": it / tau,
+                         "grad_w_stochastic": it * B, "grad_beta_stochastic": it * B},
                  note="stochastic minibatch gradients (B per client and step); one round per "
-                      "tau steps; no log(Delta0/eps) factor (O~ hides logs)")]
+                      "tau steps; no log(Delta0/eps) factor (O~ hides logs)",
+                 parameters={"eta_max": c(ETA_MAX_CORRECTED), "tau": tau, "B": B})]
     if not c.has("Dw0", "Db0"):
-        K = c(lsgd.K_EXPLICIT)
+        K = c(K_EXPLICIT)
         rows.append(_row(
-            "LSGD-PFL (Theorem 5, explicit)", "lsgd-pfl", "hanzely2023.theorem1", "explicit",
-            iterations=K, communication=float(np.ceil(K / tau)), grad_w_stochastic=K * B,
-            grad_beta_stochastic=K * B,
-            parameters={"eta": c(lsgd.ETA_EPS), "tau": tau, "B": B},
-            note="derived from Theorem 5 (corrected): a guarantee, no hidden constant"))
+            "LSGD-PFL (Theorem 5, explicit)", "lsgd-pfl", THEOREM1, "explicit",
+            counts={"iterations": K, "communication": float(np.ceil(K / tau)),
+                    "grad_w_stochastic": K * B, "grad_beta_stochastic": K * B},
+            note="derived from Theorem 5 (corrected): a guarantee, no hidden constant",
+            parameters={"eta": c(ETA_EPS), "tau": tau, "B": B}))
     return rows
 
 
@@ -325,16 +360,8 @@ def _lines(info: Mapping[str, Any] | None, consts: Mapping[str, float]) -> list[
     return out
 
 
-def _best(rows: list[dict[str, Any]]) -> dict[str, str | None]:
-    out: dict[str, str | None] = {}
-    for key, _ in COLUMNS[1:]:
-        ok = [r for r in rows if r.get(key) is not None and r["algorithm"] != "lower-bound"]
-        out[key] = min(ok, key=lambda r: r[key])["method"] if ok else None
-    return out
-
-
 def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=None,
-          algorithm=None) -> dict[str, Any]:
+          algorithm=None) -> ComplexityTable:
     """Counts to reach eps for each method, on one objective or on given constants."""
     if matrices:
         raise KeyError(f"hanzely2023 takes no matrix inputs (got {', '.join(matrices)})")
@@ -353,7 +380,8 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
              "counts are per client; grad_w/grad_beta: full gradients of F; *_stochastic: "
              "component gradients of F_i (a full gradient costs n of them)",
              "ASCD-PFL, SCD-PFL and SVRCD-PFL have no theory in the paper: not listed"]
-    rows: list[dict[str, Any]] = []
+    rows: list[ComplexityRow] = []
+
     def want(a: str) -> bool:
         return algorithm is None or algorithm == a
 
@@ -374,27 +402,24 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
             rows += [_asvrcd(c, has_w, has_beta, "w"), _asvrcd(c, has_w, has_beta, "beta")]
     lower = _lower(c, has_w, has_beta)
     for row in rows:
-        if not row.get("missing") and not row.get("error"):
-            row["lower_bound"] = lower
-            row["ratio_to_lower_bound"] = _ratios(row, lower)
-    rows.append(_row("lower bound (Theorem 6)", "lower-bound", "hanzely2023.theorem6",
-                     "appendix", **lower,
+        if not row.missing and not row.error:
+            row.extra["lower_bound"] = lower
+            row.extra["ratio_to_lower_bound"] = _ratios(row.counts, lower)
+    rows.append(_row("lower bound (Theorem 6)", "lower-bound", THEOREM6, "appendix",
+                     counts=lower,
                      note="the form of Section 2.1 and App. B.8 ((n + sqrt(n Lcal/mu)) log); "
                           "Omega: hidden constant set to 1; grad_w/grad_beta: the n = 1 remark "
                           "(full gradients), sqrt(L/mu) log"))
     for row in rows:
-        row["guaranteed"] = row["algorithm"] != "lower-bound"
-        if row.get("missing") and objective is not None:
-            row["missing"] = _base_names(row["missing"], objective, vals)
-    return {
-        "question": "iterations, communication rounds and gradient calls to reach eps",
-        "lines": _lines(info if objective is not None else None, consts),
-        "objective": info if objective is not None else None,
-        "constants": {k: consts.get(k) for k in NAMES},
-        "inputs": {k: v for k, v in c.v.items() if k not in NAMES},
-        "columns": [list(col) for col in COLUMNS],
-        "rows": rows, "best": _best(rows), "notes": notes,
-    }
-
-
-register_complexity(PAPER, table)
+        row.guaranteed = row.algorithm != "lower-bound"
+        if row.missing and objective is not None:
+            row.missing = tuple(_base_names(list(row.missing), objective, vals))
+    out = ComplexityTable(
+        PAPER, "iterations, communication rounds and gradient calls to reach eps", rows,
+        columns=COLUMNS, notes=notes, lines=_lines(info if objective is not None else None,
+                                                   consts),
+        extra={"objective": info if objective is not None else None,
+               "constants": {k: consts.get(k) for k in NAMES},
+               "inputs": {k: v for k, v in c.v.items() if k not in NAMES}})
+    out.best = {key: out.fewest(key) for key, _ in COLUMNS[1:]}
+    return out

@@ -1,6 +1,7 @@
 """The paper's objectives as numerical instances: each key of the objectives catalogue mapped
-to an engine structure (:mod:`pflbounds.problems.pfl_objectives`), and the values of the base
-constants that the catalogue's formulas take on an instance."""
+to an engine structure (:mod:`pflbounds.problems.pfl_objectives`), the values of the base
+constants that the catalogue's formulas take on an instance, and the hard instance of the
+lower bounds (Nesterov's tridiagonal quadratic, App. B.8)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.papers.hanzely2023.objectives import NAMES, OBJECTIVES
-from pflbounds.problems.pfl_objectives import PFLObjective, structure
+from pflbounds.papers.hanzely2023.theory.objectives import NAMES, OBJECTIVES
+from pflbounds.problems.pfl_objectives import PFLObjective, QuadraticLosses, structure
 from pflbounds.symbolic.evaluate import numeric
 
 KIND = {"fl": ("global", True), "full": ("local", True), "mt2": ("multitask", True),
@@ -52,3 +53,20 @@ def encoded(key: str, values: dict[str, Any], printed: bool = False) -> dict[str
     if exprs is None:
         raise KeyError(f"objective {key} has no printed constants")
     return {k: float(numeric(exprs[k], values)) for k in NAMES}
+
+
+def nesterov_losses(d: int, kappa: float) -> QuadraticLosses:
+    """One client, f'(x) = x^T A x/2 - e^T x on R^{2d}, A = diag(T, T), T tridiagonal (2 + c
+    on the diagonal, -1 beside it), c = 4/(kappa - 1), e = e_1 in each half (App. B.8): with
+    ``build("ws2", ..., d_w=d)`` the block-separable h(w) + h(beta) of Theorem 6's proof
+    sketch (M = 1), on which Eq. (54) bounds every first-order method."""
+    c = 4 / (kappa - 1)
+    T = (2 + c) * np.eye(d) - np.eye(d, k=1) - np.eye(d, k=-1)
+    A = np.kron(np.eye(2), T)
+    e = np.zeros(2 * d)
+    e[0] = e[d] = 1.0
+    C = np.linalg.cholesky(A)
+    n = 2 * d
+    a = np.sqrt(n) * C.T[None]  # rows a_j = sqrt(n) C[:, j]: (1/n) sum a a^T = A
+    b = np.sqrt(n) * np.linalg.solve(C, e)[None]
+    return QuadraticLosses(a, b)

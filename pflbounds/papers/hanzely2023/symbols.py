@@ -29,6 +29,9 @@ from pflbounds.symbolic.constants import (  # noqa: F401 - re-exported for the p
 from pflbounds.symbolic.result import InstanceRelation
 
 _S = "f/x^2"
+LOG = sp.log(Delta0 / eps)
+"""The paper's log(1/eps) with the initial error made explicit (module docstring): every
+count of a linearly converging method multiplies it."""
 
 # ----------------------------------------------------------------- Assumptions 1-2 constants
 Lw = P.constant("Lw", "L^w: smoothness of each f_m in the global block w (Assumption 1)", _S,

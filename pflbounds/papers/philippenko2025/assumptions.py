@@ -36,3 +36,6 @@ IMPLICIT = P.assumption(
     "local).")
 SC_OR_PL = ("philippenko2025.A4", "philippenko2025.A5")
 """Either one suffices where a result needs strong convexity or PL."""
+RATES = (A1.id, A2.id, A3.id, A5.id)
+"""The hypotheses of Theorem 2 and of what builds on it (Corollary 1, Section 4): A1-A3 and
+PL (A4 implies A5)."""

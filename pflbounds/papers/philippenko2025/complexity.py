@@ -20,25 +20,38 @@ import numpy as np
 
 from pflbounds.limits import MAX_CLIENTS
 from pflbounds.papers.philippenko2025.inputs import check_pair_matrix, variances
-from pflbounds.symbolic.catalog import get, instance_relations, register_complexity
-from pflbounds.symbolic.constants import get_constant
+from pflbounds.papers.philippenko2025.paper import EVEN2022_LOWER_BOUND
+from pflbounds.papers.philippenko2025.theory.rates import THEOREM2_FLOOR
+from pflbounds.papers.philippenko2025.theory.sample_complexity import COROLLARY1
+from pflbounds.papers.philippenko2025.theory.sufficient_cluster import (
+    DEFINITION2_BINARY,
+    DEFINITION2_CONTINUOUS,
+)
+from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.complexity import (
+    ComplexityRow,
+    ComplexityTable,
+    check_inputs,
+    evaluate_row,
+)
 from pflbounds.symbolic.evaluate import (
     HypothesisError,
     InputError,
     check_conditions,
-    check_relations,
     evaluate,
 )
 
 PAPER = "philippenko2025"
 CRITERIA = ("binary", "continuous")
-COLUMNS = [("iterations", "iterations T_i^eps"), ("Nstar", "|N_i^*(eps)|"),
+DEFINITION2 = {"binary": DEFINITION2_BINARY, "continuous": DEFINITION2_CONTINUOUS}
+COLUMNS = (("iterations", "iterations T_i^eps"), ("Nstar", "|N_i^*(eps)|"),
            ("sigma_suf2", "sigma_suf^2"), ("floor", "Thm 2 floor"),
-           ("ratio", "T / lower bound")]
+           ("ratio", "T / lower bound"))
 REQUIRED = ("mu", "beta", "eps", "sigma2")
 OPTIONAL = ("lam", "eps0", "eta", "C", "gamma0", "N", "clusters", "b_between", "c_between")
-LOWER = (("even2022.theorem1", "corrected", "lower bound (Even et al., b^2 < 36 mu eps)"),
-         ("even2022.theorem1", "printed", "lower bound (Even et al. printed, b^2 <= 4 mu eps)"))
+LOWER = ((EVEN2022_LOWER_BOUND, "corrected", "lower bound (Even et al., b^2 < 36 mu eps)"),
+         (EVEN2022_LOWER_BOUND, "printed", "lower bound (Even et al. printed, b^2 <= 4 mu eps)"))
+"""(result, form, method) of the rows of the lower bound, evaluated on the same b."""
 
 
 def clustered_matrices(N: int, clusters: int, b_between: float,
@@ -89,23 +102,31 @@ def _heterogeneity(vals: Mapping[str, float], matrices: Mapping[str, Any]
                   f"{vals['b_between']:g}, c_between = {vals.get('c_between', 0.0):g}")
 
 
-def _check_scalars(vals: Mapping[str, Any]) -> None:
-    """Refuse scalar inputs that describe no instance, or that no result of the table admits,
-    as ``eval`` does: each input's domain, the paper's instance relations (mu <= beta,
-    lambda <= 1, eps <= eps0), and the conditions of Corollary 1 and of Theorem 2's floor
-    over the given inputs alone (C > 1, eta <= 1/mu); the conditions that involve a
-    criterion's kappa are checked per criterion."""
-    for k, v in vals.items():
-        try:
-            get_constant(k, PAPER).check_value(v)
-        except ValueError as e:
-            raise InputError(str(e)) from None
-    check_relations(instance_relations(PAPER), vals)
-    for rid, form in ((f"{PAPER}.corollary1", "printed"), (f"{PAPER}.theorem2_floor", None)):
-        conds = get(rid).conditions_for(form)
+def _check_inputs(vals: Mapping[str, Any]) -> float:
+    """Refuse inputs that describe no instance, or that no result of the table admits, as
+    ``eval`` does: every name one the table reads, the required ones given, each input in its
+    domain and the paper's instance relations (mu <= beta, lambda <= 1, eps <= eps0) with the
+    shared checks of every calculator, then the conditions of Corollary 1 and of Theorem 2's
+    floor over the given inputs alone (C > 1, eta <= 1/mu); the conditions that involve a
+    criterion's kappa are checked per criterion. ``sigma2`` (one value per client allowed) is
+    checked against the clients once they are known. Returns C (2 when not given)."""
+    extra = sorted(set(vals) - set(REQUIRED) - set(OPTIONAL))
+    if extra:
+        raise InputError(f"unexpected input(s) {', '.join(extra)} for the philippenko2025 "
+                         f"calculator; it reads {', '.join(REQUIRED + OPTIONAL)} and the "
+                         "matrices b, c")
+    missing = [k for k in REQUIRED if k not in vals]
+    if missing:
+        raise InputError("the philippenko2025 calculator needs " + ", ".join(missing))
+    C = float(vals.get("C", 2.0))
+    scalars = {**{k: v for k, v in vals.items() if k != "sigma2"}, "C": C}
+    check_inputs(PAPER, scalars, REQUIRED + OPTIONAL)
+    for result, form in ((COROLLARY1, "printed"), (THEOREM2_FLOOR, None)):
+        conds = get(result.id).conditions_for(form)
         check_conditions(tuple(cd for cd in conds
-                               if {x.name for x in cd.relation.free_symbols} <= set(vals)),
-                         vals)
+                               if {x.name for x in cd.relation.free_symbols} <= set(scalars)),
+                         scalars)
+    return C
 
 
 def _kappa(criterion: str, lam: float | None, s2: np.ndarray) -> np.ndarray:
@@ -116,26 +137,31 @@ def _kappa(criterion: str, lam: float | None, s2: np.ndarray) -> np.ndarray:
 
 
 def _lower_bounds(vals: Mapping[str, float], b: np.ndarray, s2: np.ndarray
-                  ) -> list[dict[str, Any]]:
+                  ) -> list[ComplexityRow]:
     rows = []
     for rid, form, method in LOWER:
         v = {"mu": vals["mu"], "eps": vals["eps"], "sigma2": float(np.max(s2))}
         if form == "printed":
             v["r"] = 1.0 / math.sqrt(vals["mu"])
-        row: dict[str, Any] = {"method": method, "algorithm": "lower", "result": rid,
-                               "form": form, "relation": ">="}
-        try:
-            ev = evaluate(get(rid), form, matrices={"b": b}, strict=False, **v)
-            row.update(iterations=np.asarray(ev.value, dtype=float),
-                       hidden_constants=ev.hidden_constants)
-        except (HypothesisError, InputError, ValueError) as e:
-            row.update(iterations=None, hidden_constants=[], error=str(e))
+        row = ComplexityRow(method, "lower", rid, form)
+        value = evaluate_row(row, v, {"b": b})
+        row.counts = {"iterations": None if value is None else np.asarray(value, dtype=float)}
         rows.append(row)
     return rows
 
 
+def _sufficient(crit: str, vals: Mapping[str, Any], mats: Mapping[str, np.ndarray],
+                s2: np.ndarray) -> dict[str, np.ndarray]:
+    """|N_i^*(eps)| and sigma_{i,suf}^2(eps) per client (Definition 2, b^2 reading)."""
+    return evaluate(get(DEFINITION2[crit].id), "corrected", matrices=mats, strict=False,
+                    mu=vals["mu"], eps=vals["eps"], sigma2=s2,
+                    **({"lam": vals.get("lam")} if crit == "binary" else {})).value
+
+
 def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=None,
-          algorithm=None) -> dict[str, Any]:
+          algorithm=None) -> ComplexityTable:
+    """Per client and criterion: the sufficient cluster and variance, Corollary 1's iterations
+    and their ratio to the lower bound (see the module docstring)."""
     if objective is not None:
         raise KeyError("philippenko2025 has a single objective (each client's own R_i); "
                        "omit --objective")
@@ -143,27 +169,18 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
     if algorithm is not None and algorithm not in algos:
         raise KeyError(f"unknown algorithm {algorithm!r} for philippenko2025; choose from "
                        f"{', '.join(algos)}")
-    vals = {k: v for k, v in values.items()}
-    extra = sorted(set(vals) - set(REQUIRED) - set(OPTIONAL))
-    if extra:
-        raise InputError(f"unexpected input(s) {', '.join(extra)} for the philippenko2025 "
-                         f"calculator; it reads {', '.join(REQUIRED + OPTIONAL)} and the "
-                         "matrices b, c")
-    missing = [k for k in REQUIRED if k not in vals]
-    if missing:
-        raise InputError("the philippenko2025 calculator needs " + ", ".join(missing))
-    C = float(vals.get("C", 2.0))
-    _check_scalars({**{k: v for k, v in vals.items() if k != "sigma2"}, "C": C})
+    vals = dict(values)
+    C = _check_inputs(vals)
     b, c, described = _heterogeneity(vals, matrices)
     N = b.shape[0]
     s2 = variances(vals["sigma2"], N)
     mats = {"b": b} if c is None else {"b": b, "c": c}
     lows = _lower_bounds(vals, b, s2)
-    lb = lows[0].get("iterations")
+    lb = lows[0].counts["iterations"]
     lines = [f"heterogeneity: {described}; mu = {vals['mu']:g}, beta = {vals['beta']:g}, "
              f"eps = {vals['eps']:g}, C = {C:g}" + ("" if "C" in vals else
                                                     " (default: minimises C^2/(C - 1))")]
-    rows: list[dict[str, Any]] = []
+    rows: list[ComplexityRow] = []
     clients: list[dict[str, Any]] = [{"client": i} for i in range(N)]
     notes = ["iterations count All-for-one steps (each uses one stochastic gradient of every "
              "selected client at every model: up to N^2 gradients per step)",
@@ -176,9 +193,7 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
             notes.append("give lam (the binary threshold) for the binary criterion")
             continue
         lam = vals.get("lam")
-        suf = evaluate(get(f"{PAPER}.definition2_{crit}"), "corrected", matrices=mats,
-                       strict=False, mu=vals["mu"], eps=vals["eps"], sigma2=s2,
-                       **({"lam": lam} if crit == "binary" else {})).value
+        suf = _sufficient(crit, vals, mats, s2)
         kappa = _kappa(crit, lam, s2)
         common = dict(beta=vals["beta"], mu=vals["mu"], eps=vals["eps"],
                       sigma_suf2=suf["sigma_suf2"], C=C)
@@ -186,33 +201,30 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
         if "eta" in vals:
             try:
                 floor = np.asarray(evaluate(
-                    get(f"{PAPER}.theorem2_floor"), strict=False, eta=vals["eta"],
+                    get(THEOREM2_FLOOR.id), strict=False, eta=vals["eta"],
                     beta=vals["beta"], mu=vals["mu"], sigma_suf2=suf["sigma_suf2"],
                     kappa_w=kappa).value)
             except HypothesisError as e:
                 notes.append(f"no Theorem 2 floor for the {crit} criterion: {e}")
-        forms = [("printed", {})]
+        forms: list[tuple[str, dict[str, Any]]] = [("printed", {})]
         if "eps0" in vals:
             g0 = (np.full(N, float(vals["gamma0"])) if "gamma0" in vals else
                   np.maximum(0.0, np.ceil(C * vals["beta"] / (vals["mu"] * kappa) - 1)))
             forms.append(("corrected", {"eps0": vals["eps0"], "gamma0": g0, "kappa_w": kappa}))
         for form, more in forms:
             label = {"printed": "Cor. 1 printed", "corrected": "Cor. 1 shifted step"}[form]
-            row: dict[str, Any] = {"method": f"AFO {crit}"
-                                   + (f" (lam = {lam:g})" if crit == "binary" else "")
-                                   + f", {label}", "algorithm": crit,
-                                   "result": f"{PAPER}.corollary1", "form": form,
-                                   "relation": "=", "Nstar": suf["Nstar"],
-                                   "sigma_suf2": suf["sigma_suf2"], "floor": floor}
-            try:  # the inputs passed _check_scalars: only a criterion's kappa can fail here
-                ev = evaluate(get(f"{PAPER}.corollary1"), form, strict=False, **common, **more)
-            except HypothesisError as e:
-                raise HypothesisError(f"{crit} criterion: {e}") from None
-            T = np.asarray(ev.value, dtype=float)
-            row.update(iterations=T, hidden_constants=ev.hidden_constants,
-                       ratio=None if lb is None else T / lb)
+            row = ComplexityRow(f"AFO {crit}" + (f" (lam = {lam:g})" if crit == "binary" else "")
+                                + f", {label}", crit, COROLLARY1.id, form,
+                                counts={"Nstar": suf["Nstar"], "sigma_suf2": suf["sigma_suf2"],
+                                        "floor": floor})
+            # the inputs passed _check_inputs: only a criterion's kappa can fail here
+            value = evaluate_row(row, {**common, **more})
+            if value is None:
+                raise HypothesisError(f"{crit} criterion: {row.error}")
+            T = np.asarray(value, dtype=float)
+            row.counts.update(iterations=T, ratio=None if lb is None else T / lb)
             if form == "corrected":
-                row["gamma0"] = more["gamma0"]
+                row.extra["gamma0"] = more["gamma0"]
             rows.append(row)
         for i in range(N):
             ci = clients[i]
@@ -221,10 +233,10 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
             if floor is not None:
                 ci[f"floor_{crit}"] = float(floor[i])
             for row in rows:
-                if row["algorithm"] == crit and row.get("iterations") is not None:
-                    ci[f"T_{crit}_{row['form']}"] = float(row["iterations"][i])
-                    if row.get("ratio") is not None:
-                        ci[f"ratio_{crit}_{row['form']}"] = float(row["ratio"][i])
+                if row.algorithm == crit and row.counts.get("iterations") is not None:
+                    ci[f"T_{crit}_{row.form}"] = float(row.counts["iterations"][i])
+                    if row.counts.get("ratio") is not None:
+                        ci[f"ratio_{crit}_{row.form}"] = float(row.counts["ratio"][i])
     if algorithm in (None, "lower"):
         rows.extend(lows)
     shown = clients if N <= 12 else clients[:6] + clients[-2:]
@@ -240,14 +252,11 @@ def table(values: Mapping[str, Any], matrices: Mapping[str, Any], *, objective=N
         lines.append(" ".join(parts).rstrip(";"))
     if len(shown) < N:
         lines.insert(len(lines) - 2, f"... ({N - len(shown)} more clients in --json)")
-    ok = [r for r in rows if r["algorithm"] != "lower" and r.get("iterations") is not None
-          and r["form"] == ("corrected" if "eps0" in vals else "printed")]
-    best = {"iterations": min(ok, key=lambda r: float(np.max(r["iterations"])))["method"]
+    ok = [r for r in rows if r.algorithm != "lower" and r.counts.get("iterations") is not None
+          and r.form == ("corrected" if "eps0" in vals else "printed")]
+    best = {"iterations": min(ok, key=lambda r: float(np.max(r.counts["iterations"]))).method
             } if ok else {}
-    return {"question": "sufficient cluster and variance, and iterations to reach eps "
-                        "(Definition 2, Corollary 1, Theorem 2)",
-            "rows": rows, "columns": COLUMNS, "lines": lines, "best": best, "notes": notes,
-            "clients": clients, "inputs": {"C": C, **{k: v for k, v in vals.items()}}}
-
-
-register_complexity(PAPER, table)
+    return ComplexityTable(
+        PAPER, "sufficient cluster and variance, and iterations to reach eps (Definition 2, "
+        "Corollary 1, Theorem 2)", rows, columns=COLUMNS, best=best, notes=notes, lines=lines,
+        extra={"clients": clients, "inputs": {"C": C, **vals}})

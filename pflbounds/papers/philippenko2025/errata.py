@@ -194,7 +194,7 @@ _E = [
         "test loss for an accuracy axis; Definition S1's label clusters are off by one.",
         "Best readings in digest §5.5 and §7.33.", None, "§7.25-§7.30, §7.33", severity="typo"),
     Erratum(
-        _P + "erratum26", "Reference code (not the paper)",
+        _P + "erratum31", "Reference code (not the paper)",
         "The public code deviates from Definition 1: an unsquared difference norm over a squared "
         "norm in the ratio, weights renormalised to sum to 1 (binary uniform by size, continuous "
         "proportional to r), single-batch estimates; which version produced the figures is "

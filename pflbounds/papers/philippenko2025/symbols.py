@@ -151,3 +151,11 @@ P.relation(sp.Le(phi_r**2 * sigma_eff2, sigma_k2), "Definition 1: (sigma_{i,eff}
            "sum_j psi(r_ij^t)/sigma_j^2 >= psi(r_ik^t)/sigma_k^2 >= phi(r_ik^t)^2/sigma_k^2 "
            "(psi(x) = x phi(x) >= phi(x)^2 as phi(x) <= x), so the weight alpha_ik^t = "
            "phi(r_ik^t) (sigma_{i,eff}^t)^2/sigma_k^2 is at most 1/phi(r_ik^t)")
+
+
+# ----------------------------------------------------------------- side conditions
+# Conditions on the decreasing step C/(mu (t + gamma_0)) shared by Theorem 2 and Corollary 1.
+C_ABOVE_ONE = P.cond(sp.Gt(C, 1), "C > 1")
+SHIFTED_STEP = P.cond(sp.Ge(gamma0 + 1, C * beta / (mu * kappa_w)),
+                      "gamma0 >= C beta/(mu kappa) - 1: the first step C/(mu (1 + gamma0)) <= "
+                      "kappa/beta")

@@ -10,16 +10,10 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.block_pfl import run_asvrcd_pfl, svrcd_estimator
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.hanzely2023.checks.common import (
-    P,
-    asvrcd_parameters,
-    catalog_value,
-    instance,
-)
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.hanzely2023.checks.common import REL, P, asvrcd_parameters, instance
+from pflbounds.papers.hanzely2023.theory.asvrcd import LEMMA15, THEOREM8, THEOREM9
 from pflbounds.reporting.figure_specs import Plot
-
-REL = 1e-6
 
 
 def _costs(p: Mapping[str, Any], R: int, seed, counter: str) -> np.ndarray:
@@ -57,12 +51,12 @@ def simulate_p6_bound(p: Mapping[str, Any], R: int, seed) -> dict:
     c = obj.constants
     par = asvrcd_parameters(c, obj.n)
     counter = p.get("counter", "rounds")
-    bound = catalog_value("theorem9", "corrected", Lcw=c["Lcw"], Lcb=c["Lcb"], mu=c["mu"],
-                          n=obj.n, pw=par["pw"], rho=par["rho"], Delta0=1.0,
-                          eps=REL)[_PART[counter]]
+    count = float(bound(THEOREM9, "corrected", Lcw=c["Lcw"], Lcb=c["Lcb"], mu=c["mu"],
+                        n=obj.n, pw=par["pw"], rho=par["rho"], Delta0=1.0,
+                        eps=REL)[_PART[counter]])
     costs = _costs(p, R, seed, counter)
     return {"ks": np.array([float(obj.n)]), "samples": costs[:, None],
-            "bound": np.array([float(bound)])}
+            "bound": np.array([count])}
 
 
 def simulate_p7(p: Mapping[str, Any], R: int, seed) -> dict:
@@ -74,11 +68,10 @@ def simulate_p7(p: Mapping[str, Any], R: int, seed) -> dict:
     pstar = p["Lcw"] / (p["Lcw"] + p["Lcb"])
     grid = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
     rho = pstar / p["n"]
-    it = catalog_value("theorem9", "corrected", pw=grid, rho=rho, **kw)["iterations"]
-    it0 = catalog_value("theorem9", "corrected", pw=pstar, rho=rho, **kw)["iterations"]
-    comm = catalog_value("theorem9", "corrected", pw=grid, rho=grid / p["n"],
-                         **kw)["communication"]
-    comm0 = catalog_value("theorem9", "corrected", pw=pstar, rho=rho, **kw)["communication"]
+    it = bound(THEOREM9, "corrected", pw=grid, rho=rho, **kw)["iterations"]
+    it0 = float(bound(THEOREM9, "corrected", pw=pstar, rho=rho, **kw)["iterations"])
+    comm = bound(THEOREM9, "corrected", pw=grid, rho=grid / p["n"], **kw)["communication"]
+    comm0 = float(bound(THEOREM9, "corrected", pw=pstar, rho=rho, **kw)["communication"])
     return {"ks": np.r_[grid, grid], "mean": np.r_[np.full(5, it0), np.full(5, comm0)],
             "bound": np.r_[it, comm], "p_star": np.asarray(pstar)}
 
@@ -125,7 +118,7 @@ CHECKS = [
           "constant 1) as n grows", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p6_bound,
           grid=tuple({**_BASE, "n": n, "K_per_n": 300, "noise": 3.0} for n in (20, 40, 80)),
           quick_grid=({**_BASE, "n": 20, "K_per_n": 300, "noise": 3.0},), engine="mc",
-          replicas=16, block_size=16, result_id=P + "theorem9", form="corrected",
+          replicas=16, block_size=16, result_id=THEOREM9.id, form="corrected",
           description="MX2 with mu' = 1, L' = 2, lambda = 2 (Lcal^w/mu = 2.6, so n dominates "
           "n + sqrt(n Lcal^w/mu)), components that disagree (noise 3), rho = p_w/n. The "
           "measured rounds grow slower than n: Theorem 8's n is an upper bound (Theorem 6 "
@@ -134,7 +127,7 @@ CHECKS = [
     Check(P + "P6_grads", "ASVRCD-PFL's gradient calls to eps stay within Theorem 9's "
           "counts (hidden constant 1)", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
           simulate_p6_bound, grid=_P6_GRADS, quick_grid=_P6_GRADS[:2], engine="mc",
-          replicas=16, block_size=16, result_id=P + "theorem9", form="corrected",
+          replicas=16, block_size=16, result_id=THEOREM9.id, form="corrected",
           description="P6_n's instances; per replica, the component gradients per client "
           "(w, then beta) spent until F(y^k) - F^* <= 1e-6 (F(0) - F^*), against Theorem 9's "
           "grad_w and grad_beta (2 p_w + rho n and 2 p_beta + rho n per iteration).",
@@ -145,7 +138,7 @@ CHECKS = [
                      for s in (0.1, 1.0, 10.0)),
           quick_grid=tuple({**_BASE, "n": 20, "K": 5000, "spread": s,
                             "counter": "iterations"} for s in (0.1, 10.0)),
-          engine="mc", replicas=16, block_size=16, result_id=P + "theorem8", form="printed",
+          engine="mc", replicas=16, block_size=16, result_id=THEOREM8.id, form="printed",
           predicted=0.0, tolerance=0.15, x_param="spread",
           description="Client optima spread 0.1, 1, 10 (zeta_*^2 over four decades): "
           "iterations to 1e-6 of the initial error (about 2300 +- 230: the horizon 5000 lets every "
@@ -157,7 +150,7 @@ CHECKS = [
           grid=({"Lcw": 0.1, "Lcb": 2.0, "mu": 0.01, "n": 100},
                 {"Lcw": 2.0, "Lcb": 0.5, "mu": 0.01, "n": 1000},
                 {"Lcw": 1.0, "Lcb": 1.0, "mu": 1e-4, "n": 10}),
-          engine="symbolic", result_id=P + "theorem9", form="corrected", rel_tol=1e-9,
+          engine="symbolic", result_id=THEOREM9.id, form="corrected", rel_tol=1e-9,
           description="Section 6.2's grid p_w in {0.1, 0.3, 0.5, 0.7, 0.9}: the first five "
           "entries are iterations at rho = p*/n, the last five rounds at rho = p_w/n.",
           plot=Plot("scatter", categories=_P7_ENTRIES, xlabel="Theorem 9 at the grid's p_w "
@@ -167,7 +160,7 @@ CHECKS = [
           "variate it is unbiased", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_svrcd_bias,
           grid=({"objective": "mx2", "lam": 1.0, "noise": 1.0, "step": "printed"},
                 {"objective": "mx2", "lam": 1.0, "noise": 1.0, "step": "corrected"}),
-          engine="exact", result_id=P + "lemma15", form="printed",
+          engine="exact", result_id=LEMMA15.id, form="printed",
           description="||E g - grad F(y)||/||grad F(y)|| by enumeration of the block coin and "
           "the indices, at 4 random (y, v).", plot=Plot("scatter", by="point"),
           xlabel="random point", ylabel="relative bias"),

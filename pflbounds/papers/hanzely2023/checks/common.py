@@ -1,5 +1,6 @@
 """Shared pieces of the hanzely2023 checks: instances from grid points, the catalog's step
-parameters, exact ACD-PFL curves and costs to reach a target."""
+parameters, exact ACD-PFL curves and costs to reach a target, and the rounds ACD-PFL needs to
+reach one (P2 on Theorem 7, P9 on the rescaling, P10 on Table 3)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,21 @@ from typing import Any
 
 import numpy as np
 
+from pflbounds.checking import bound
 from pflbounds.exact import propagate
 from pflbounds.exact.propagator_block_pfl import acd_pfl_draws, excess_metric
 from pflbounds.papers.hanzely2023.instances import build
+from pflbounds.papers.hanzely2023.theory.acd import THEOREM7_PARAMETERS
+from pflbounds.papers.hanzely2023.theory.asvrcd import THEOREM8_PARAMETERS
 from pflbounds.problems.pfl_objectives import PFLObjective, QuadraticLosses
-from pflbounds.symbolic.catalog import get
-from pflbounds.symbolic.evaluate import evaluate
 
 P = "hanzely2023."
+"""The prefix of the paper's check ids."""
+REL = 1e-6
+"""Target of the cost-to-accuracy checks: E[F - F^*] <= REL (F(0) - F^*)."""
+ISO = {"objective": "mx2", "isotropic": True, "mup": 0.2, "Lp": 0.2}
+"""Isotropic clients: mu barely moves with lambda (lambda + mu'/2 - sqrt(lambda^2 +
+mu'^2/4))/M, so lambda is proportional to L^w/mu along the sweep."""
 
 
 def losses(p: Mapping[str, Any]) -> QuadraticLosses:
@@ -41,13 +49,14 @@ def instance(p: Mapping[str, Any]) -> PFLObjective:
                  d_w=p.get("d_w"))
 
 
-def catalog_value(rid: str, form: str = "printed", **values: Any) -> Any:
-    return evaluate(get(P + rid), form, strict=False, **values).value
+def scalars(parts: Mapping[str, Any]) -> dict[str, float]:
+    """The parts of a form evaluated at one point (``bound`` gives 0-d arrays), as floats."""
+    return {k: float(v) for k, v in parts.items()}
 
 
 def acd_parameters(c: Mapping[str, float]) -> dict[str, float]:
     """Theorem 7's nu, theta, eta and Algorithm 2's p_w, from the catalog."""
-    v = catalog_value("theorem7_parameters", mu=c["mu"], Lw=c["Lw"], Lb=c["Lb"])
+    v = scalars(bound(THEOREM7_PARAMETERS, "printed", mu=c["mu"], Lw=c["Lw"], Lb=c["Lb"]))
     return {"nu": v["nu"], "theta": v["theta"], "eta": v["eta"], "pw": v["p_w"]}
 
 
@@ -56,11 +65,11 @@ def asvrcd_parameters(c: Mapping[str, float], n: int, which: str = "w",
     """Theorem 8's parameters (p_w = Lcal^w/(Lcal^w + Lcal^beta) unless given) with
     rho = p_w/n (``which="w"``) or p_beta/n, from the catalog."""
     if pw is None:
-        pw = catalog_value("theorem8_parameters", Lcw=c["Lcw"], Lcb=c["Lcb"], mu=c["mu"],
-                           pw=0.5, rho=0.5)["p_w"]
+        pw = float(bound(THEOREM8_PARAMETERS, "printed", Lcw=c["Lcw"], Lcb=c["Lcb"], mu=c["mu"],
+                         pw=0.5, rho=0.5)["p_w"])
     rho = (pw if which == "w" else 1 - pw) / n
-    v = catalog_value("theorem8_parameters", Lcw=c["Lcw"], Lcb=c["Lcb"], mu=c["mu"], pw=pw,
-                      rho=rho)
+    v = scalars(bound(THEOREM8_PARAMETERS, "printed", Lcw=c["Lcw"], Lcb=c["Lcb"], mu=c["mu"],
+                      pw=pw, rho=rho))
     return {"eta": v["eta"], "theta1": v["theta1"], "theta2": v["theta2"],
             "gamma": v["gamma"], "nu": v["nu"], "rho": rho, "pw": pw}
 
@@ -90,3 +99,11 @@ def acd_iterations_to(obj: PFLObjective, rel: float) -> tuple[int, dict[str, flo
     if not hit.size:
         raise RuntimeError(f"ACD-PFL did not reach {rel:g} of its initial error in {K} steps")
     return int(ks[hit[0]]), par
+
+
+def simulate_comm(p: Mapping[str, Any], R: int, seed) -> dict:
+    """Expected rounds of ACD-PFL to REL: p_w x the first k with E[F(y^k)] <= REL F(0)."""
+    obj = instance(p)
+    k, par = acd_iterations_to(obj, REL)
+    return {"cost": np.asarray(par["pw"] * k), "iterations": np.asarray(float(k)),
+            "kappa_w": np.asarray(obj.constants["Lw"] / obj.constants["mu"])}

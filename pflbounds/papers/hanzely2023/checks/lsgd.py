@@ -1,6 +1,7 @@
-"""LSGD-PFL checks on quadratic objectives, by the exact propagator: P4 (Theorem 5 at every K),
-P5 (the local-step trade-off and its crossing at tau*), and the errata on the tau = 1 step
-condition and on Algorithm 1's beta-step."""
+"""Checks of LSGD-PFL (Theorems 1, 5, Lemma 5, Table 1) on quadratic objectives, by the exact
+propagator: P4 (Theorem 5 at every K), Lemma 5's (21), P5 (the local-step trade-off and its
+crossing at tau*), and the errata on the tau = 1 step condition and on Algorithm 1's
+beta-step."""
 
 from __future__ import annotations
 
@@ -11,11 +12,17 @@ import numpy as np
 
 from pflbounds.algorithms.block_pfl import run_lsgd_pfl
 from pflbounds.algorithms.driver import first_reach
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.exact import propagate
 from pflbounds.exact.propagator_block_pfl import lsgd_pfl_metrics, lsgd_pfl_schedule
-from pflbounds.papers.hanzely2023 import lsgd as thm
-from pflbounds.papers.hanzely2023.checks.common import P, catalog_value, instance
+from pflbounds.papers.hanzely2023.checks.common import P, instance
+from pflbounds.papers.hanzely2023.theory.lsgd import (
+    ETA_MAX,
+    ETA_MAX_CORRECTED,
+    LEMMA5,
+    TABLE1_LSGD,
+    THEOREM5,
+)
 from pflbounds.problems.pfl_objectives import PFLObjective
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import numeric, solve
@@ -25,7 +32,7 @@ KS = np.unique(np.round(np.geomspace(1, 400, 30))).astype(int)
 
 def _step(obj: PFLObjective, tau: int, rule: str) -> float:
     c = obj.constants
-    expr = thm.ETA_MAX if rule == "printed" else thm.ETA_MAX_CORRECTED
+    expr = ETA_MAX if rule == "printed" else ETA_MAX_CORRECTED
     return float(numeric(expr, {"Lw": c["Lw"], "Lb": c["Lb"], "tau": tau}))
 
 
@@ -53,8 +60,8 @@ def simulate_p4(p: Mapping[str, Any], R: int, seed) -> dict:
     obj = instance(p)
     eta = _step(obj, p["tau"], "corrected") * p.get("eta_frac", 1.0)
     e = lsgd_exact(obj, eta, p["tau"], KS, p.get("sigma2", 0.0))[:, 1]
-    bound = catalog_value("theorem5", p["form"], eta=eta, K=KS, **_theorem5_inputs(obj, p))
-    return {"ks": KS.astype(float), "mean": e, "bound": np.asarray(bound)}
+    b = bound(THEOREM5, p["form"], eta=eta, K=KS, **_theorem5_inputs(obj, p))
+    return {"ks": KS.astype(float), "mean": e, "bound": b}
 
 
 def simulate_tau1(p: Mapping[str, Any], R: int, seed) -> dict:
@@ -65,12 +72,12 @@ def simulate_tau1(p: Mapping[str, Any], R: int, seed) -> dict:
     inputs = _theorem5_inputs(obj, p)
     eta = _step(obj, 1, p["step"])
     e = lsgd_exact(obj, eta, 1, ks)[:, 1]
-    printed = catalog_value("theorem5", "printed", eta=eta, K=ks, **inputs)
+    printed = bound(THEOREM5, "printed", eta=eta, K=ks, **inputs)
     if p["step"] == "printed":  # the corrected condition excludes this step
         corrected = np.full(ks.shape, np.inf)
     else:
-        corrected = catalog_value("theorem5", "corrected", eta=eta, K=ks, **inputs)
-    return {"ks": ks.astype(float), "mean": e, "bound_printed": np.asarray(printed),
+        corrected = bound(THEOREM5, "corrected", eta=eta, K=ks, **inputs)
+    return {"ks": ks.astype(float), "mean": e, "bound_printed": printed,
             "bound_corrected": np.asarray(corrected), "eta": np.asarray(eta),
             "Lw_over_Lb": np.asarray(obj.constants["Lw"] / obj.constants["Lb"])}
 
@@ -83,13 +90,11 @@ def simulate_beta_step(p: Mapping[str, Any], R: int, seed) -> dict:
     eta = _step(obj, p["tau"], "corrected")
     factor = 1.0 if p["step"] == "printed" else None
     e = lsgd_exact(obj, eta, p["tau"], ks, beta_factor=factor)[:, 1]
-    bound = np.asarray(catalog_value("theorem5", "corrected", eta=eta, K=ks,
-                                     **_theorem5_inputs(obj, p)))
+    b = bound(THEOREM5, "corrected", eta=eta, K=ks, **_theorem5_inputs(obj, p))
     inf = np.full(ks.shape, np.inf)
     if p["step"] == "printed":
-        return {"ks": ks.astype(float), "mean": e, "bound_printed": bound,
-                "bound_corrected": inf}
-    return {"ks": ks.astype(float), "mean": e, "bound_printed": inf, "bound_corrected": bound}
+        return {"ks": ks.astype(float), "mean": e, "bound_printed": b, "bound_corrected": inf}
+    return {"ks": ks.astype(float), "mean": e, "bound_printed": inf, "bound_corrected": b}
 
 
 def simulate_p5(p: Mapping[str, Any], R: int, seed) -> dict:
@@ -102,7 +107,7 @@ def simulate_p5(p: Mapping[str, Any], R: int, seed) -> dict:
     inputs = _theorem5_inputs(obj, p)
     f0 = float(obj.excess(np.zeros((1, obj.d0)), np.zeros((1, obj.M, obj.d1)))[0])
     eps = p["rel"] * f0
-    K = solve(get(P + "theorem5"), "K", eps, "corrected", eta=eta, **inputs).value
+    K = solve(get(THEOREM5.id), "K", eps, "corrected", eta=eta, **inputs).value
     # rounds after k steps are ceil(k/tau): recording every tau steps reads them exactly
     run = run_lsgd_pfl(obj, eta, tau, int(K), 1, np.random.default_rng(0), mu=inputs["mu"],
                        record=np.arange(0, int(K) + 1, tau))
@@ -130,12 +135,11 @@ def simulate_lemma5(p: Mapping[str, Any], R: int, seed) -> dict:
     gw, _ = obj.client_grads(W, beta)
     measured = (gw**2).sum(-1).mean(-1)
     c = obj.constants
-    bound = np.asarray(catalog_value(
-        "lemma5", "printed", Fgap=np.maximum(obj.excess(wbar, beta), 0.0), Lw=c["Lw"],
-        Lb=c["Lb"], Vk=((W - wbar[:, None, :]) ** 2).sum(-1).mean(-1),
-        zeta2=obj.heterogeneity())["21"])
-    order = np.argsort(bound)
-    return {"ks": np.arange(S, dtype=float), "mean": measured[order], "bound": bound[order],
+    b = bound(LEMMA5, "printed", Fgap=np.maximum(obj.excess(wbar, beta), 0.0), Lw=c["Lw"],
+              Lb=c["Lb"], Vk=((W - wbar[:, None, :]) ** 2).sum(-1).mean(-1),
+              zeta2=obj.heterogeneity())["21"]
+    order = np.argsort(b)
+    return {"ks": np.arange(S, dtype=float), "mean": measured[order], "bound": b[order],
             "Lw_over_Lb": np.asarray(c["Lw"] / c["Lb"])}
 
 
@@ -153,7 +157,7 @@ _TAUS_BELOW, _TAUS_ABOVE = (1, 2, 4, 8), (32, 64, 128)
 CHECKS = [
     Check(P + "P4", "Theorem 5 (corrected) bounds LSGD-PFL's weighted average at every K",
           CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p4, grid=tuple(_P4),
-          quick_grid=(_P4[2], _P4[9]), engine="exact", result_id=P + "theorem5",
+          quick_grid=(_P4[2], _P4[9]), engine="exact", result_id=THEOREM5.id,
           form="corrected",
           description="Quadratic MX2 and MT2, heterogeneous clients, tau in {1, 2, 5}, "
           "Gaussian gradient noise sigma^2 in {0, 1}, the largest step of the corrected rule; "
@@ -162,12 +166,12 @@ CHECKS = [
           "corrected step", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p4,
           grid=tuple({**g, "form": "printed"} for g in _P4),
           quick_grid=({**_P4[2], "form": "printed"},), engine="exact",
-          result_id=P + "theorem5", form="printed", xlabel="K",
+          result_id=THEOREM5.id, form="printed", xlabel="K",
           ylabel="E[F(w_bar^K)] - F^*"),
     Check(P + "P_lemma5", "Lemma 5's (21) holds with L^w as stated (not only with L = max{L^w, "
           "L^beta}, as its proof writes)", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
           simulate_lemma5, grid=tuple(_LEMMA5), quick_grid=(_LEMMA5[0], _LEMMA5[2]),
-          engine="exact", result_id=P + "lemma5", form="printed", rel_tol=1e-9,
+          engine="exact", result_id=LEMMA5.id, form="printed", rel_tol=1e-9,
           description="Quadratic MX2 and MT2 clients with L^w < L^beta (where the proof's L "
           "= max{L^w, L^beta} would be L^beta), 400 random states each (local copies w_m, "
           "personal beta_m) at scales 1e-3 to 10; exact gradients and F - F^*.",
@@ -175,7 +179,7 @@ CHECKS = [
     Check(P + "E_lsgd_tau1", "With tau = 1 the printed step rule puts no condition on L^w: "
           "LSGD-PFL diverges", CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_tau1,
           grid=({**_MT2_WIDE, "step": "printed"}, {**_MT2_WIDE, "step": "corrected"}),
-          engine="exact", result_id=P + "theorem5", form="corrected",
+          engine="exact", result_id=THEOREM5.id, form="corrected",
           description="MT2 with Lambda = 40 (L^w = 32 L^beta): eta = 1/(4 L^beta) is "
           "admissible as printed.", xlabel="K", ylabel="E[F(w_bar^K)] - F^*"),
     Check(P + "E_lsgd_beta_step", "Algorithm 1's printed beta-step (grad_beta f_m) diverges; "
@@ -183,13 +187,13 @@ CHECKS = [
           Verdict.CONFIRMED, simulate_beta_step,
           grid=({"objective": "mx2", "lam": 1.0, "M": 12, "tau": 1, "step": "printed"},
                 {"objective": "mx2", "lam": 1.0, "M": 12, "tau": 1, "step": "corrected"}),
-          engine="exact", result_id=P + "theorem5", form="corrected", xlabel="K",
+          engine="exact", result_id=THEOREM5.id, form="corrected", xlabel="K",
           ylabel="E[F(w_bar^K)] - F^*"),
     Check(P + "P5", "LSGD-PFL rounds to eps stay within Theorem 5's count for every tau",
           CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p5,
           grid=tuple({**_P5_BASE, "tau": t} for t in (*_TAUS_BELOW, 16, *_TAUS_ABOVE)),
           quick_grid=tuple({**_P5_BASE, "tau": t} for t in (2, 8)), engine="exact",
-          result_id=P + "theorem5", form="corrected",
+          result_id=THEOREM5.id, form="corrected",
           description="Identical clients (zeta_* = 0), sigma = 0, MX2 with L^beta/L^w = 101 "
           "(tau* - 1 = L^beta/(2 sqrt(3e) L^w) = 17.7): deterministic runs.",
           xlabel="tau", ylabel="rounds to eps"),
@@ -197,7 +201,7 @@ CHECKS = [
           CheckKind.SCALING, Verdict.HOLDS, simulate_p5,
           grid=tuple({**_P5_BASE, "tau": t} for t in _TAUS_BELOW),
           quick_grid=tuple({**_P5_BASE, "tau": t} for t in (1, 4)), engine="exact",
-          result_id=P + "table1_lsgd", form="printed", predicted=-1.0, tolerance=0.15,
+          result_id=TABLE1_LSGD.id, form="printed", predicted=-1.0, tolerance=0.15,
           x_param="tau",
           description="Table 1: max(L^beta/tau, L^w)/mu rounds; with the step 1/(4 L^beta) "
           "(tau - 1 below tau* - 1 = 17.7) the iterations do not depend on tau.",
@@ -205,7 +209,7 @@ CHECKS = [
     Check(P + "P5_above", "Above tau*, LSGD-PFL's rounds to eps level off", CheckKind.SCALING,
           Verdict.HOLDS, simulate_p5, grid=tuple({**_P5_BASE, "tau": t} for t in _TAUS_ABOVE),
           quick_grid=tuple({**_P5_BASE, "tau": t} for t in _TAUS_ABOVE[:2]), engine="exact",
-          result_id=P + "table1_lsgd", form="printed", predicted=0.0, tolerance=0.15,
+          result_id=TABLE1_LSGD.id, form="printed", predicted=0.0, tolerance=0.15,
           x_param="tau",
           description="The step 1/(8 sqrt(3e)(tau - 1) L^w) falls as 1/tau: iterations grow as "
           "tau and rounds stay level (Table 1's L^w/mu term).",

@@ -25,8 +25,9 @@ import numpy as np
 from scipy.linalg import eigh
 
 from pflbounds.algorithms.block_pfl import run_lsgd_pfl
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.hanzely2023.checks.common import P, catalog_value, instance
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.hanzely2023.checks.common import P, instance
+from pflbounds.papers.hanzely2023.theory.nonconvex import THEOREM3, THEOREM4
 from pflbounds.problems.pfl_objectives import PFLObjective
 
 LAM_DIS = 1.0
@@ -99,11 +100,10 @@ def simulate_theorem3(p: Mapping[str, Any], R: int, seed) -> dict:
     ks = np.arange(1, K + 1)
     avg = np.cumsum(G[:-1]) / ks
     delta0 = float(run.metrics["excess"][0, 0])
-    bound = catalog_value("theorem3", "printed", Delta0=delta0, eta=eta, K=ks, L=L,
-                          lam_dis=LAM_DIS, C1=0.0, C2=0.0, M=obj.M, B=1, s1sq=0.0, s2sq=0.0,
-                          s2dif=s2dif, tau=tau)
+    b = bound(THEOREM3, "printed", Delta0=delta0, eta=eta, K=ks, L=L, lam_dis=LAM_DIS,
+              C1=0.0, C2=0.0, M=obj.M, B=1, s1sq=0.0, s2sq=0.0, s2dif=s2dif, tau=tau)
     sel = np.unique(np.round(np.geomspace(1, K, 40)).astype(int)) - 1
-    return {"ks": ks[sel].astype(float), "mean": avg[sel], "bound": np.asarray(bound)[sel],
+    return {"ks": ks[sel].astype(float), "mean": avg[sel], "bound": b[sel],
             "eta": np.asarray(eta), "L": np.asarray(L), "sigma_dif2": np.asarray(s2dif),
             "mu_global": np.asarray(global_pl_constant(obj))}
 
@@ -143,10 +143,10 @@ def simulate_theorem4(p: Mapping[str, Any], R: int, seed) -> dict:
         raise RuntimeError("no PL constant of the trajectory found in 40 rounds")
     s2dif = float(max(run.metrics["dissimilarity"][0].max(), 0.0))
     ks = record[1:].astype(float)
-    bound = catalog_value("theorem4", p.get("form", "printed"), Delta0=f0, K=ks, L=L, mu=mu,
-                          lam_dis=LAM_DIS, C1=0.0, C2=0.0, M=obj.M, B=1, s1sq=0.0, s2sq=0.0,
-                          s2dif=s2dif, tau=tau, beta0=beta0)
-    return {"ks": ks, "mean": gap[1:], "bound": np.asarray(bound), "mu": np.asarray(mu),
+    b = bound(THEOREM4, p.get("form", "printed"), Delta0=f0, K=ks, L=L, mu=mu,
+              lam_dis=LAM_DIS, C1=0.0, C2=0.0, M=obj.M, B=1, s1sq=0.0, s2sq=0.0, s2dif=s2dif,
+              tau=tau, beta0=beta0)
+    return {"ks": ks, "mean": gap[1:], "bound": b, "mu": np.asarray(mu),
             "mu_trajectory": np.asarray(mu_run), "beta": np.asarray(beta0),
             "L": np.asarray(L), "sigma_dif2": np.asarray(s2dif),
             "mu_global": np.asarray(global_pl_constant(obj))}
@@ -159,15 +159,15 @@ _T4 = tuple({**_BASE, "tau": t, "K": 2000, "instance": i} for t in (1, 2, 5) for
 CHECKS = [
     Check(P + "P11_theorem3", "Theorem 3 bounds LSGD-PFL's averaged stationarity measure at "
           "every K", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_theorem3, grid=_T3,
-          quick_grid=(_T3[2],), engine="exact", result_id=P + "theorem3", form="printed",
+          quick_grid=(_T3[2],), engine="exact", result_id=THEOREM3.id, form="printed",
           description="Quadratic MX2 (M = 3, d = 2, equal d_m), exact gradients (C_1 = C_2 = "
           "sigma_1 = sigma_2 = 0), the literal beta-step, the largest step of (20) with "
           "lambda = 1, sigma_dif^2 from the trajectory; deterministic runs.",
           xlabel="K", ylabel="(1/K) sum_k ||(1/M) sum_m grad f_m(w^k, beta_m^k)||^2"),
     Check(P + "P11_theorem4", "Theorem 4 bounds LSGD-PFL's gap under the PL condition at "
           "every multiple of tau", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_theorem4,
-          grid=_T4, quick_grid=({**_T4[4], "K": 500},), engine="exact", result_id=P + "theorem4",
-          form="printed",
+          grid=_T4, quick_grid=({**_T4[4], "K": 500},), engine="exact",
+          result_id=THEOREM4.id, form="printed",
           description="As P11_theorem3, with eta_k = 1/(mu (k + beta tau + 1)), beta just "
           "above Theorem 4's limit, mu the PL constant of the trajectory.",
           xlabel="K", ylabel="(1/M) sum_m f_m(w^K, beta_m^K) - f^*"),

@@ -1,18 +1,6 @@
-"""philippenko2025 checks: predictions P1-P20 of the digest (§6), the erratum checks (E*) and
-Figure 2 of Appendix A regenerated (F2)."""
-
-from pflbounds.checking.registry import register
-from pflbounds.papers.philippenko2025.checks import (
-    clusters,
-    descent,
-    estimated,
-    figure2,
-    nonconvex,
-    rates,
-    weights,
-)
-
-ALL = [*weights.CHECKS, *descent.CHECKS, *clusters.CHECKS, *rates.CHECKS, *estimated.CHECKS,
-       *nonconvex.CHECKS, *figure2.CHECKS]
-for _c in ALL:
-    register(_c)
+"""philippenko2025's checks, one module per theory topic, each exposing ``CHECKS`` (registered
+by the check registry when the paper loader imports it): predictions P1-P20 of the digest
+(§6) and the erratum checks (E*). ``common.py`` holds the code several topics share. Figure 2
+of Appendix A (F2) and the exact dynamics of its synthetic experiment (P19) are an experiment
+of the paper: ``experiments/figure2.py``.
+"""

@@ -1,4 +1,6 @@
-"""Shared pieces of the philippenko2025 checks: instances, catalog bounds, exact recursions."""
+"""Check code several philippenko2025 topics share: seeds, the criterion of a grid point,
+Definition 2 on arrays, the printed forms outside their conditions, the exact recursion of
+uniform weights over identical clients and the two-cluster regimes of Theorem 2's checks."""
 
 from __future__ import annotations
 
@@ -7,14 +9,24 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.algorithms.similarity_weights import Criterion
+from pflbounds.algorithms.adaptive_afo import AdaptiveTrace, run_afo_adaptive
+from pflbounds.algorithms.similarity_weights import Criterion, true_gradient_rule
 from pflbounds.papers.philippenko2025 import inputs
-from pflbounds.papers.philippenko2025.testbeds import tb_q
+from pflbounds.papers.philippenko2025.instances import tb_qv, two_clusters
+from pflbounds.papers.philippenko2025.theory.rates import THEOREM2_DECREASING_STEP
 from pflbounds.problems.quadratic import QuadraticFamily
 from pflbounds.symbolic.catalog import get
-from pflbounds.symbolic.evaluate import evaluate, numeric
+from pflbounds.symbolic.evaluate import numeric
+from pflbounds.symbolic.result import Result
 
-P = "philippenko2025."
+FIX = {"n": 10, "d": 3, "gap": 10.0, "a": 1.0, "sigma2": 1.0, "e0": 1.0}
+"""The fixed-weight regime (:func:`fixed_regime`): clusters of 10 at distance 10, start at
+excess 1, far below every exclusion threshold."""
+TBQ = {"N": 20, "d": 5, "gap": 3.0, "a": 1.0, "sigma2": 1.0, "x0": 6.0, "eta": 0.1}
+"""TB-Q, two clusters of 10 at distance 3, run from x0 e_2 (:func:`tbqv`,
+:func:`run_true_weights`)."""
+DEC = {"n": 10, "a": 1.0, "sigma2": 1.0, "e0": 1.0, "criterion": "binary", "lam": 0.5}
+"""n identical clients with uniform weights and the decreasing step (:func:`decreasing`)."""
 
 
 def rng_of(seed: np.random.SeedSequence) -> np.random.Generator:
@@ -26,15 +38,27 @@ def instance_rng(params: Mapping[str, Any]) -> np.random.Generator:
     return np.random.default_rng([2025, int(params.get("instance", 0))])
 
 
-def bound(rid: str, form: str | None = None, **values: Any) -> Any:
-    """A catalog result's form, evaluated inside its conditions (vectorised)."""
-    v = evaluate(get(P + rid), form, strict=False, **values).value
-    return v if isinstance(v, dict) else np.asarray(v, dtype=float)
+def tbqv(p: Mapping[str, Any]) -> tuple[QuadraticFamily, np.ndarray, np.ndarray]:
+    """TB-Q (TB-Qv with jitter ``v``) of the grid point: two clusters at distance ``gap``,
+    a = mu = beta; the family, its tight b and the labels."""
+    rng = instance_rng(p)
+    return tb_qv(p["N"], p["d"], p["gap"], p["a"], p["sigma2"], p.get("v", 0.0), rng)
 
 
-def raw(rid: str, form: str, part: str = "", **values: Any) -> np.ndarray:
-    """A catalog form evaluated outside its conditions (to show what the printed form says)."""
-    f = get(P + rid).form(form)
+def run_true_weights(fam: QuadraticFamily, crit: Criterion, s2: Any, p: Mapping[str, Any],
+                     seed: np.random.SeedSequence, track_sets: bool = True) -> AdaptiveTrace:
+    """All-for-one with Definition-1 weights from the true gradients, the grid point's step
+    ``eta``, ``K`` iterations and ``runs`` draws, from x0 e_2."""
+    x0 = np.zeros(fam.d)
+    x0[1] = p["x0"]
+    return run_afo_adaptive(fam, true_gradient_rule(fam, crit, s2), p["eta"], p["K"], x0,
+                            p["runs"], rng_of(seed), track_sets=track_sets)
+
+
+def raw(result: Result, form: str, part: str = "", **values: Any) -> np.ndarray:
+    """The catalog's form of ``result`` evaluated outside its conditions (to show what a
+    printed form says where its hypotheses fail)."""
+    f = get(result.id).form(form)
     return np.asarray(numeric(f.exprs[part], values), dtype=float)
 
 
@@ -47,15 +71,6 @@ def criterion(p: Mapping[str, Any]) -> Criterion:
 def kappa(p: Mapping[str, Any], N: int) -> float:
     """Remark 3's bound on the step ratio for equal variances: lambda or 1/N."""
     return float(p["lam"]) if p.get("criterion", "binary") == "binary" else 1.0 / N
-
-
-def two_clusters(N: int, d: int, gap: float, a: float = 1.0, sigma2: Any = 1.0,
-                 K: int = 2) -> tuple[QuadraticFamily, np.ndarray]:
-    """TB-Q: client i in cluster i mod K, centres 0, gap e_1, 2 gap e_1, ..."""
-    labels = np.arange(N) % K
-    centres = np.zeros((K, d))
-    centres[:, 0] = gap * np.arange(K)
-    return tb_q(labels, centres, a, sigma2), labels
 
 
 def suf_variance(b: np.ndarray, c: np.ndarray | None, s2: np.ndarray, mu: float,
@@ -90,7 +105,31 @@ def uniform_weight_excess(a: float, sigma2_n: float, e0: float, steps: np.ndarra
     return np.array(out)
 
 
-def mc(samples: np.ndarray) -> dict[str, np.ndarray]:
-    from pflbounds.checking.evidence import mc_block
+def two_cluster_start(p: Mapping[str, Any], offset: float
+                      ) -> tuple[QuadraticFamily, np.ndarray, np.ndarray]:
+    """TB-Q, 2 clusters of n at distance gap, common start at ``offset`` e_d (orthogonal to
+    the clusters' axis, so at distance ``offset`` from the optimum of cluster 0)."""
+    fam, labels = two_clusters(2 * p["n"], p["d"], p["gap"], p["a"], p["sigma2"])
+    x0 = np.zeros(p["d"])
+    x0[-1] = offset
+    return fam, labels, x0
 
-    return mc_block(samples)
+
+def fixed_regime(p: Mapping[str, Any]) -> tuple[QuadraticFamily, np.ndarray, np.ndarray]:
+    """Start at distance sqrt(2 e0/a) from the optimum of cluster 0, i.e. at excess e0 for
+    its clients (the checks measure client 0)."""
+    return two_cluster_start(p, np.sqrt(2 * p["e0"] / p["a"]))
+
+
+def decreasing(p: Mapping[str, Any], gamma0: float, K: int) -> np.ndarray:
+    """Exact E[eps_t], t = 0..K, of n identical clients with uniform weights under the
+    decreasing step C/(mu (t + gamma0)) of the catalog (Theorem 2, shifted schedule)."""
+    t = np.arange(1, K + 1)
+    steps = raw(THEOREM2_DECREASING_STEP, "corrected", C=p["C"], mu=p["a"], t=t,
+                gamma0=gamma0)
+    return uniform_weight_excess(p["a"], p["sigma2"] / p["n"], p["e0"], steps)
+
+
+def shift(p: Mapping[str, Any]) -> float:
+    """Smallest integer shift gamma0 with C/(mu (1 + gamma0)) <= kappa/beta (beta = mu = a)."""
+    return float(max(0, np.ceil(p["C"] / kappa(p, 2 * p["n"]) - 1)))

@@ -1,5 +1,6 @@
 """Checks of the one-step descent and Theorem 1: P2 (Lemma 1 corrected, (S2)), erratum 1
-(Lemma 1 printed) and P3 (Theorem 1's envelope, Monte Carlo, data-dependent)."""
+(Lemma 1 printed), P3 (Theorem 1's envelope, Monte Carlo, data-dependent) and P5 (Theorem 1
+exact, in the fixed-weight regime)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from pflbounds.algorithms.adaptive_afo import run_afo_adaptive
+from pflbounds.algorithms.collaborative import run_afo
 from pflbounds.algorithms.similarity_weights import (
     Criterion,
     aggregated_variance,
@@ -16,17 +18,31 @@ from pflbounds.algorithms.similarity_weights import (
     true_gradient_rule,
     true_ratios,
 )
-from pflbounds.checking import Check, CheckKind, Verdict
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.exact.linear_gaussian import afo_expected_excess
 from pflbounds.papers.philippenko2025.checks.common import (
-    bound,
+    FIX,
+    criterion,
+    fixed_regime,
     instance_rng,
+    kappa,
     raw,
     rng_of,
-    two_clusters,
 )
-from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
+from pflbounds.papers.philippenko2025.instances import tb_a, two_clusters
+from pflbounds.papers.philippenko2025.theory.descent import LEMMA1, S2, THEOREM1
+from pflbounds.problems.client_quadratics import ClientQuadratics
+from pflbounds.problems.clusters import cluster_weights
 from pflbounds.reporting.figure_specs import Plot
+from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.result import Result
 from pflbounds.symbolic.units import DimensionError
+
+
+def key(result: Result) -> str:
+    """The result's key (its id without the paper): a grid point of P2 names the bound it is
+    compared with by it."""
+    return result.id.split(".", 1)[1]
 
 
 def _one_step(prob: ClientQuadratics, X: np.ndarray, alpha: np.ndarray, eta: np.ndarray
@@ -52,11 +68,8 @@ def _one_step(prob: ClientQuadratics, X: np.ndarray, alpha: np.ndarray, eta: np.
 
 
 def _instance(p: Mapping[str, Any]) -> ClientQuadratics:
-    rng = instance_rng(p)
-    N, d = p["N"], p["d"]
-    return ClientQuadratics(random_spd(N, d, p["lo"], p["hi"], rng),
-                            p["spread"] * rng.standard_normal((N, d)),
-                            rng.uniform(0.2, 2.0, N), scale=p["scale"])
+    """TB-A or TB-P (``scale``) of the grid point."""
+    return tb_a(p["N"], p["d"], p["lo"], p["hi"], p["spread"], p["scale"], instance_rng(p))
 
 
 def _weights(prob: ClientQuadratics, X: np.ndarray, kind: str, lam: float,
@@ -80,10 +93,10 @@ def simulate_p2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     alpha, seff = _weights(prob, X, p["weights"], p.get("lam", 0.5), rng)
     eta = p["frac"] / (prob.beta * np.maximum(alpha.sum(-1), 1e-12))
     q = _one_step(prob, X, alpha, eta)
-    if p["bound"] == "s2":
-        bnd = bound("s2", eta=eta, G=q["G"], beta=prob.beta, sigma_eff2=seff, Asum=q["Asum"])
+    if p["bound"] == key(S2):
+        bnd = bound(S2, eta=eta, G=q["G"], beta=prob.beta, sigma_eff2=seff, Asum=q["Asum"])
     else:
-        bnd = bound("lemma1", "corrected", eta=eta, ADsum=q["ADsum"], Asum=q["Asum"],
+        bnd = bound(LEMMA1, "corrected", eta=eta, ADsum=q["ADsum"], Asum=q["Asum"],
                     G=q["G"], beta=prob.beta, Valpha=q["Valpha"])
     mean = q["change"].ravel()
     return {"mean": mean, "bound": bnd.ravel(), "ks": np.arange(mean.size, dtype=float)}
@@ -101,8 +114,8 @@ def simulate_e1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     eta = p["frac"] / (prob.beta * alpha.sum(-1))
     q = _one_step(prob, X, alpha, eta)
     common = dict(eta=eta, ADsum=q["ADsum"], Asum=q["Asum"], beta=prob.beta)
-    printed = raw("lemma1", "printed", Gnext=q["Gnext"], Vprinted=q["Valpha"], **common)
-    corrected = bound("lemma1", "corrected", G=q["G"], Valpha=q["Valpha"], **common)
+    printed = raw(LEMMA1, "printed", Gnext=q["Gnext"], Vprinted=q["Valpha"], **common)
+    corrected = bound(LEMMA1, "corrected", G=q["G"], Valpha=q["Valpha"], **common)
     mean = q["change"].ravel()
     return {"mean": mean, "ks": np.arange(mean.size, dtype=float),
             "bound_printed": printed.ravel(), "bound_corrected": corrected.ravel(),
@@ -110,10 +123,9 @@ def simulate_e1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
 
 
 def get_dimension_failure() -> bool:
-    from pflbounds.symbolic.catalog import get
-
+    """Whether the catalog's printed Lemma 1 fails the dimension check (erratum 1)."""
     try:
-        get("philippenko2025.lemma1").dimension_check("printed")
+        get(LEMMA1.id).dimension_check("printed")
     except DimensionError:
         return True
     return False
@@ -139,28 +151,59 @@ def simulate_p3(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     ks = np.arange(1, K + 1)
     eps0 = float(tr.excess[0, 0, i])
     kappa = p["lam"] if crit.name == "binary" else 1.0 / p["N"]
-    bnd = bound("theorem1", "corrected", eta=eta, mu=fam.mu, beta=fam.L, T=ks[None, :],
+    bnd = bound(THEOREM1, "corrected", eta=eta, mu=fam.mu, beta=fam.L, T=ks[None, :],
                 eps0=eps0, S_eff=S, kappa_w=kappa)
     sel = np.unique(np.round(np.geomspace(1, K, p["n_rec"]))).astype(int) - 1
     return {"ks": ks[sel].astype(float), "samples": tr.excess[:, 1:, i][:, sel],
             "bound_samples": bnd[:, sel]}
 
 
+def _adaptive_equals_oracle(fam, labels, x0, p, eta, K=30, R=20) -> float:
+    """Largest |adaptive - oracle| excess of the clients of cluster 0 over a short run with
+    the same seed (0 up to rounding in the fixed-weight regime)."""
+    a = run_afo_adaptive(fam, true_gradient_rule(fam, criterion(p), fam.sigma2_agents), eta, K,
+                         x0, R, np.random.default_rng(7), track_sets=False)
+    o = run_afo(fam, cluster_weights(labels), eta, K, x0, R, np.random.default_rng(7))
+    own = labels == 0  # the common start is in cluster 0's basin only
+    return float(np.max(np.abs(a.excess[..., own] - o.excess[..., own])))
+
+
+def simulate_p5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """P5: exact E[eps^T] in the fixed-weight regime (= oracle All-for-one) against Theorem
+    1 with the deterministic effective variance sigma^2/(n lambda) (binary) or sigma^2/n."""
+    fam, labels, x0 = fixed_regime(p)
+    eta = p["eta"]
+    ks = np.unique(np.round(np.geomspace(1, p["K"], 40))).astype(int)
+    exact = afo_expected_excess(fam, cluster_weights(labels), eta, x0, ks)[:, 0]
+    seff = p["sigma2"] / (p["n"] * (p["lam"] if p["criterion"] == "binary" else 1.0))
+    q = 1 - eta * fam.mu
+    S = seff * (1 - q**ks) / (1 - q)
+    bnd = bound(THEOREM1, "corrected", eta=eta, mu=fam.mu, beta=fam.L, T=ks, eps0=p["e0"],
+                S_eff=S, kappa_w=kappa(p, fam.N))
+    return {"ks": ks.astype(float), "mean": exact, "bound": bnd,
+            "adaptive_vs_oracle": np.asarray(_adaptive_equals_oracle(fam, labels, x0, p, eta))}
+
+
 _TBA = {"instance": 10, "N": 6, "d": 3, "lo": 0.5, "hi": 2.0, "spread": 1.0, "scale": 0.5,
         "points": 300}
+
+
 _TBP = dict(_TBA, instance=11, scale=1.0)
+
+
 _P3 = {"N": 20, "d": 5, "gap": 3.0, "a": 1.0, "sigma2": 1.0, "x0": 5.0, "n_rec": 30}
+
 
 CHECKS = [
     Check(
         "philippenko2025.P2", "Lemma 1 (corrected): exact one-step change, any weights",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p2,
-        grid=tuple(dict(tb, weights=w, bound="lemma1", frac=f)
+        grid=tuple(dict(tb, weights=w, bound=key(LEMMA1), frac=f)
                    for tb in (_TBA, _TBP) for w in ("random", "binary", "continuous")
                    for f in (0.3, 0.99)),
-        quick_grid=(dict(_TBA, weights="random", bound="lemma1", frac=0.99),
-                    dict(_TBP, weights="binary", bound="lemma1", frac=0.99)),
-        engine="exact", result_id="philippenko2025.lemma1", form="corrected",
+        quick_grid=(dict(_TBA, weights="random", bound=key(LEMMA1), frac=0.99),
+                    dict(_TBP, weights="binary", bound=key(LEMMA1), frac=0.99)),
+        engine="exact", result_id=LEMMA1.id, form="corrected",
         plot=Plot("scatter"),
         xlabel="random point", ylabel="E[R_i(theta^+)] - R_i(theta)",
         description="Per-client quadratics (TB-A: 1/2 normalisation; TB-P: Property 1's) at "
@@ -170,10 +213,10 @@ CHECKS = [
     Check(
         "philippenko2025.P2_S2", "(S2): exact one-step change with Definition-1 weights",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p2,
-        grid=tuple(dict(tb, weights=w, bound="s2", frac=f, lam=0.4)
+        grid=tuple(dict(tb, weights=w, bound=key(S2), frac=f, lam=0.4)
                    for tb in (_TBA, _TBP) for w in ("binary", "continuous") for f in (0.3, 0.99)),
-        quick_grid=(dict(_TBA, weights="continuous", bound="s2", frac=0.99),),
-        engine="exact", result_id="philippenko2025.s2", form="printed",
+        quick_grid=(dict(_TBA, weights="continuous", bound=key(S2), frac=0.99),),
+        engine="exact", result_id=S2.id, form="printed",
         plot=Plot("scatter"),
         xlabel="random point", ylabel="E[R_i(theta^+)] - R_i(theta)",
         description="As P2 with Definition-1 weights against -eta/2 ||grad R_i||^2 + beta "
@@ -182,7 +225,7 @@ CHECKS = [
         "philippenko2025.E1", "Erratum: Lemma 1 as printed", CheckKind.ERRATUM,
         Verdict.CONFIRMED, simulate_e1,
         grid=(dict(_TBA, instance=12, lo=0.02, hi=0.05, lam=0.5, frac=0.95),),
-        engine="exact", result_id="philippenko2025.lemma1", form="printed",
+        engine="exact", result_id=LEMMA1.id, form="printed",
         plot=Plot("scatter"),
         xlabel="random point", ylabel="E[R_i(theta^+)] - R_i(theta)",
         description="The printed Lemma 1 has the unit [f]^2/[x]^2 (dimension check); in units "
@@ -196,10 +239,23 @@ CHECKS = [
               dict(_P3, criterion="continuous", eta=0.04, K=600)),
         quick_grid=(dict(_P3, criterion="binary", lam=0.5, eta=0.2, K=120),),
         engine="mc", replicas=600, block_size=300, bound_mode="paired",
-        result_id="philippenko2025.theorem1", form="corrected",
+        result_id=THEOREM1.id, form="corrected",
         xlabel="T", ylabel="E[eps_1^T]",
         description="TB-Q, 2 clusters of 10 at distance 3, true-gradient weights, eta < "
                     "kappa/beta; E[bound - eps^T] >= 0 with the bound computed in each "
                     "replica from its own effective variances (one-sided 99% limits, "
                     "Bonferroni over T)."),
+    Check(
+        "philippenko2025.P5", "Theorem 1 in the fixed-weight regime (exact)",
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p5,
+        grid=tuple(dict(FIX, criterion=c, eta=e, K=500, **({"lam": 0.5} if c == "binary"
+                                                            else {}))
+                   for c, e in (("binary", 0.1), ("binary", 0.4), ("continuous", 0.04))),
+        quick_grid=(dict(FIX, criterion="binary", lam=0.5, eta=0.4, K=200),),
+        engine="exact", result_id=THEOREM1.id, form="corrected",
+        xlabel="T", ylabel="E[eps_1^T]",
+        description="Clusters at distance 10, start at excess 1 (below the threshold 100): "
+                    "the weights are the oracle's at every step; exact E[eps^T] = (1 - eta "
+                    "a)^(2T) eps0 + variance against Theorem 1, whose bias term decays only "
+                    "as (1 - eta a)^T."),
 ]

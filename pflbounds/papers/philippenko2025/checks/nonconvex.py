@@ -1,4 +1,5 @@
-"""Checks of Theorem 3 (smooth non-convex, P15) and of Property 1's constants (erratum 18)."""
+"""Checks of Theorem 3 (smooth non-convex, P15): its rigorous form with the measured variances,
+the printed bound with the printed step, and the T^(-1/2) rate."""
 
 from __future__ import annotations
 
@@ -9,25 +10,16 @@ import numpy as np
 
 from pflbounds.algorithms.adaptive_afo import run_afo_adaptive
 from pflbounds.algorithms.similarity_weights import true_gradient_rule
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.philippenko2025.checks.common import (
-    bound,
-    criterion,
-    instance_rng,
-    kappa,
-    rng_of,
-)
-from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.philippenko2025.checks.common import criterion, kappa, rng_of
+from pflbounds.papers.philippenko2025.instances import tb_nc
+from pflbounds.papers.philippenko2025.theory.nonconvex import THEOREM3, THEOREM3_STEP
 from pflbounds.problems.cosine_clusters import CosineClusters
-from pflbounds.reporting.figure_specs import Plot
 
 
 def _nc(p: Mapping[str, Any]) -> CosineClusters:
-    """TB-NC: two clusters of n clients at distance gap along every coordinate."""
-    N = 2 * p["n"]
-    u = np.zeros((N, p["d"]))
-    u[1::2] = p["gap"]
-    return CosineClusters(u, p["rho"], p["sigma2"])
+    """TB-NC of the grid point: two clusters of n clients at distance gap."""
+    return tb_nc(p["n"], p["d"], p["gap"], p["rho"], p["sigma2"])
 
 
 def _gnorm(prob: CosineClusters):
@@ -52,7 +44,7 @@ def simulate_p15(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     avg_g = np.cumsum(g, axis=1) / T
     avg_s = np.cumsum(tr.sigma_eff2[:, 1:, 0], axis=1) / T
     eps0 = float(prob.excess(np.broadcast_to(x0, (prob.N, prob.d)))[0])
-    bnd = bound("theorem3", "corrected", eps0=eps0, T=T[None, :], eta=eta, beta=prob.beta,
+    bnd = bound(THEOREM3, "corrected", eps0=eps0, T=T[None, :], eta=eta, beta=prob.beta,
                 sigma_eff2_avg=avg_s, kappa_w=kappa(p, prob.N))
     sel = np.unique(np.round(np.geomspace(1, K, 25))).astype(int) - 1
     return {"ks": T[sel].astype(float), "samples": avg_g[:, sel], "bound_samples": bnd[:, sel]}
@@ -68,48 +60,21 @@ def simulate_p15_printed(p: Mapping[str, Any], R: int, seed: np.random.SeedSeque
     T = int(p["T"])
     suf = p["sigma2"] / (p["n"] * (p["lam"] if p["criterion"] == "binary" else 1.0))
     eps0 = float(prob.excess(np.broadcast_to(x0, (prob.N, prob.d)))[0])
-    eta = float(bound("theorem3_step", eps0=eps0, T=T, beta=prob.beta, sigma_suf2=suf,
+    eta = float(bound(THEOREM3_STEP, eps0=eps0, T=T, beta=prob.beta, sigma_suf2=suf,
                       kappa_w=kappa(p, prob.N)))
     tr = run_afo_adaptive(prob, true_gradient_rule(prob, criterion(p), p["sigma2"]), eta, T, x0,
                           R, rng_of(seed), metrics={"gnorm": _gnorm(prob)}, track_sets=False)
     avg = tr.metrics["gnorm"][:, :-1, 0].mean(axis=1)
     if p["what"] == "cost":
         return {"cost": avg}
-    printed = bound("theorem3", "printed", eps0=eps0, T=T, beta=prob.beta, sigma_suf2=suf)
+    printed = bound(THEOREM3, "printed", eps0=eps0, T=T, beta=prob.beta, sigma_suf2=suf)
     return {"samples": avg[:, None], "bound": np.atleast_1d(printed),
             "ks": np.array([float(T)]), "eta": np.asarray(eta)}
 
 
-def simulate_e18(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """Erratum 18: R_i = (theta + xi_i)^T A_i (theta + xi_i) (the printed normalisation); at
-    theta = theta_i^* and at random points, ||grad R_i - grad R_k||^2 against b_ik^2 + c_ik
-    ||grad R_i||^2 with Property 1's printed and corrected constants (from the catalog)."""
-    rng = instance_rng(p)
-    N, d = p["N"], p["d"]
-    prob = ClientQuadratics(random_spd(N, d, p["lo"], p["hi"], rng), rng.standard_normal((N, d)),
-                            0.0, scale=1.0)
-    A, m = prob.A, prob.m
-    diff = m[:, None, :] - m[None, :, :]  # xi_k - xi_i = m_i - m_k
-    Axi = np.linalg.norm(np.einsum("kab,ikb->ika", A, diff), axis=-1)
-    IAA = np.linalg.norm(np.eye(d) - np.einsum("kab,ibc->ikac", A, np.linalg.inv(A)), ord=2,
-                         axis=(2, 3))
-    consts = {f: bound("property1", f, Axi=Axi, IAA=IAA) for f in ("printed", "corrected")}
-    pts = np.concatenate([np.broadcast_to(m, (1, N, d)),
-                          m + 3 * rng.standard_normal((p["points"], N, d))])
-    CG = prob.exact_grad(np.broadcast_to(pts[:, :, None, :], (pts.shape[0], N, N, d)))
-    own = CG[:, np.arange(N), np.arange(N)]
-    gap = ((own[:, :, None] - CG) ** 2).sum(-1)
-    G = (own**2).sum(-1)[:, :, None]
-    off = ~np.eye(N, dtype=bool)
-    out = {"mean": gap[:, off].ravel()}
-    for f, c in consts.items():
-        out[f"bound_{f}"] = (c["b"] ** 2 + c["c"] * G)[:, off].ravel()
-    out["ks"] = np.arange(out["mean"].size, dtype=float)
-    return out
-
-
 _NC = {"n": 4, "d": 2, "gap": 4.0, "rho": 2.0, "sigma2": 1.0, "x0": 1.5, "lam": 0.5,
        "criterion": "binary"}
+
 
 CHECKS = [
     Check(
@@ -119,7 +84,7 @@ CHECKS = [
                                                 K=2000)),
         quick_grid=(dict(_NC, eta=0.15, K=300),),
         engine="mc", replicas=300, block_size=300, bound_mode="paired",
-        result_id="philippenko2025.theorem3", form="corrected",
+        result_id=THEOREM3.id, form="corrected",
         xlabel="T", ylabel="(1/T) sum_t E||grad R_1(theta^(t-1))||^2",
         description="TB-NC (rho = 2, beta = 3, non-convex), two clusters of 4, true-gradient "
                     "weights: 2 eps0/(T eta) + eta beta (1/T) sum_t (sigma_eff^t)^2 computed in "
@@ -130,7 +95,7 @@ CHECKS = [
         grid=tuple(dict(_NC, T=T, what="bound") for T in (100, 400, 1600, 6400)),
         quick_grid=(dict(_NC, T=400, what="bound"),),
         engine="mc", replicas=200, block_size=200,
-        result_id="philippenko2025.theorem3", form="printed",
+        result_id=THEOREM3.id, form="printed",
         xlabel="T", ylabel="(1/T) sum_t E||grad R_1(theta^(t-1))||^2",
         description="The printed bound 2 sqrt(2 eps0 beta sigma_suf^2/T) with the own "
                     "cluster's sufficient variance (no mu is defined here: the clusters are "
@@ -142,18 +107,8 @@ CHECKS = [
         grid=tuple(dict(_NC, T=T, what="cost") for T in (400, 1600, 6400, 25600)),
         quick_grid=tuple(dict(_NC, T=T, what="cost") for T in (400, 1600, 6400)),
         engine="mc", replicas=100, block_size=100, predicted=-0.5, tolerance=0.1,
-        x_param="T", result_id="philippenko2025.theorem3", form="printed",
+        x_param="T", result_id=THEOREM3.id, form="printed",
         xlabel="T (horizon)", ylabel="(1/T) sum_t E||grad R_1||^2",
         description="Average squared gradient norm against the horizon with the printed "
                     "step: log-log slope -1/2."),
-    Check(
-        "philippenko2025.E18", "Erratum: Property 1's sqrt(2) with the printed normalisation",
-        CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e18,
-        grid=({"instance": 80, "N": 5, "d": 3, "lo": 0.5, "hi": 2.0, "points": 200},),
-        engine="symbolic", result_id="philippenko2025.property1", form="printed",
-        plot=Plot("scatter"),
-        xlabel="(point, pair) entry", ylabel="||grad R_i - grad R_k||^2",
-        description="At theta = theta_i^* (grad R_i = 0) the gap is 4 ||A_k(xi_i - xi_k)||^2, "
-                    "above the printed b_ik^2 = 2 ||.||^2; the corrected 8 ||.||^2 + 2 "
-                    "||I - A_k A_i^-1||^2 ||grad R_i||^2 holds at every point."),
 ]

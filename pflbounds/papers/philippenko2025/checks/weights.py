@@ -1,5 +1,6 @@
-"""Checks of the collaboration weights: P1 (identities), P13 (step admissibility), P16 (Local
-as a special case), P17 (Remark 1), P18 (binary vs continuous ordering) and erratum 20."""
+"""Checks of the collaboration weights (Definitions 1 and 3): P1 (the identities (I1)-(I5)), P16
+(Local as a special case), P17 (Remark 1), erratum 20 (weights above 1), and P14 (the
+estimated weights of Algorithm B collapse near the optimum, a shift to local training)."""
 
 from __future__ import annotations
 
@@ -14,34 +15,24 @@ from pflbounds.algorithms.similarity_weights import (
     Criterion,
     aggregated_variance,
     collaboration_weights,
+    estimated_rule,
     remark1_weights,
     true_gradient_rule,
     true_ratios,
 )
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.philippenko2025 import inputs
-from pflbounds.papers.philippenko2025.checks.common import (
-    bound,
-    instance_rng,
-    rng_of,
-    two_clusters,
-)
-from pflbounds.problems.client_quadratics import ClientQuadratics, random_spd
+from pflbounds.exact.linear_gaussian import afo_limit
+from pflbounds.papers.philippenko2025.checks.common import criterion, instance_rng, rng_of
+from pflbounds.papers.philippenko2025.instances import tb_a, two_clusters
+from pflbounds.papers.philippenko2025.theory.weights import DEFINITION1
+from pflbounds.problems.clusters import cluster_weights
 from pflbounds.problems.quadratic import QuadraticFamily
 from pflbounds.reporting.figure_specs import Plot
 
 
-def _client_quadratics(p: Mapping[str, Any]) -> ClientQuadratics:
-    rng = instance_rng(p)
-    N, d = p["N"], p["d"]
-    A = random_spd(N, d, 0.5, 2.0, rng)
-    m = p["spread"] * rng.standard_normal((N, d))
-    return ClientQuadratics(A, m, rng.uniform(0.2, 2.0, N), scale=0.5)
-
-
 def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """P1: (I1)-(I5) at random points of per-client quadratics with unequal variances."""
-    prob = _client_quadratics(p)
+    prob = tb_a(p["N"], p["d"], 0.5, 2.0, p["spread"], 0.5, instance_rng(p))
     X = 3 * rng_of(seed).standard_normal((p["points"], prob.N, prob.d))
     r, D, G = true_ratios(prob, X)
     s2 = prob.sigma2_agents
@@ -63,25 +54,6 @@ def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
         r, s2, Criterion.continuous()).sigma_eff2).max()
     allres = np.concatenate([res["binary"], res["continuous"], [cont_eq]])
     return {"residual": np.asarray(allres.max()), "residuals": allres}
-
-
-def simulate_p13(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P13: along true-weight runs, sum_k alpha_ik <= 1/kappa of Remark 3 (kappa = lambda
-    binary, 1/(sigma_i^2 sum_k sigma_k^-2) continuous), at every iteration and client."""
-    rng = instance_rng(p)
-    s2 = rng.uniform(0.3, 3.0, p["N"])
-    fam, _ = two_clusters(p["N"], 3, p["gap"], 1.0, s2)
-    crit = Criterion.binary(p["lam"]) if p["criterion"] == "binary" else Criterion.continuous()
-    tr = run_afo_adaptive(fam, true_gradient_rule(fam, crit, s2), p["eta"], p["K"],
-                          np.full(3, p["x0"]), p["runs"], rng_of(seed), track_sets=False)
-    if crit.name == "binary":
-        kappa = np.full(fam.N, float(bound("remark3_binary", lam=p["lam"])))
-    else:
-        kappa = bound("remark3_continuous", "corrected", SinvSum=s2 * np.sum(1 / s2))
-    ws = tr.weight_sum[:, 1:, :]  # (R, K, N)
-    mean = np.moveaxis(ws, 2, 0).reshape(fam.N, -1)
-    return {"mean": mean, "bound": np.broadcast_to((1 / kappa)[:, None], mean.shape).copy(),
-            "ks": np.arange(mean.shape[1], dtype=float)}
 
 
 def simulate_p16(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -125,28 +97,6 @@ def simulate_p17(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     return {"residual": np.asarray(max(res)), "inverse_variance": np.asarray(best)}
 
 
-def simulate_p18(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P18 (and erratum 15): sigma_suf,cont^2(eps) <= sigma_suf,bin^2(eps) and N^*_bin in
-    N^*_cont, for random (b, c, sigma, lambda, eps)."""
-    rng = rng_of(seed)
-    worst, bad_sets = 0.0, 0
-    for _ in range(p["instances"]):
-        N = int(rng.integers(2, 12))
-        b = rng.exponential(1.0, (N, N)) * (rng.random((N, N)) < 0.7)
-        c = rng.uniform(0, 0.8, (N, N)) * (rng.random((N, N)) < 0.5)
-        np.fill_diagonal(b, 0)
-        np.fill_diagonal(c, 0)
-        s2 = rng.uniform(0.1, 5, N)
-        lam, mu, eps = rng.uniform(0.05, 1), rng.uniform(0.1, 3), 10 ** rng.uniform(-2, 2)
-        x = inputs.sufficient_ratio(b, c, mu, eps, True)
-        bn, cn = Criterion.binary(lam), Criterion.continuous()
-        sb, sc = (inputs.sufficient_variance(x, s2, k) for k in (bn, cn))
-        worst = max(worst, float(np.max((sc - sb) / sb)))
-        nb, ncn = (inputs.sufficient_cluster(x, k) for k in (bn, cn))
-        bad_sets += int(np.sum(nb & ~ncn))
-    return {"residual": np.asarray(max(worst, 0.0) + bad_sets)}
-
-
 def simulate_e20(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
     """Erratum 20: one collaborator much less noisy than the others and similar but not
     identical: its weight is about 1/r_ik > 1 ('alpha in [0, 1]' fails); the weights stay
@@ -162,6 +112,41 @@ def simulate_e20(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
             "bound_printed": np.ones_like(mean), "bound_corrected": np.full_like(mean, 1 / lam)}
 
 
+def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """P14: Algorithm B (Eq. (1) with m = b_alpha fresh gradients per pair) on TB-Q with
+    additive noise. ``what="plateau"``: the late excess loss (clients and the last 100
+    iterations) against 3 times the oracle's exact plateau (a lower bound: the selection
+    collapses); ``what="peers"``: same-cluster peers selected by client 0 at the end against
+    (n - 1)/2 (while ||grad R||^2 >> s^2/m they are all selected)."""
+    N = 2 * p["n"]
+    fam, labels = two_clusters(N, p["d"], p["gap"], 1.0, p["sigma2"])
+    x0 = np.zeros(p["d"])
+    x0[-1] = p["x0"]
+    K = p["K"]
+    late = list(range(K - 100, K + 1, 20))
+    tr = run_afo_adaptive(fam, estimated_rule(fam, criterion(p), p["m"], sigma2=fam.sigma2_agents),
+                          p["eta"], K, x0, R, rng_of(seed), record=[1, *late])
+    same = (labels == labels[0])
+    same[0] = False
+    if p["what"] == "peers":
+        picked = tr.collaborators[:, :, 0, :][:, :, same].sum(-1)  # (R, n_rec)
+        return {"samples": picked[:, -1:], "bound": np.array([(p["n"] - 1) / 2]),
+                "ks": np.array([float(K)]), "early_peers": picked[:, 0].mean()}
+    oracle = float(afo_limit(fam, cluster_weights(labels), p["eta"]).mean())
+    local = float(afo_limit(fam, np.eye(N), p["eta"]).mean())
+    plateau = tr.excess[:, 1:, :].mean(axis=(1, 2))
+    return {"samples": plateau[:, None], "bound": np.array([3 * oracle]),
+            "ks": np.array([float(K)]), "oracle_plateau": np.asarray(oracle),
+            "local_plateau": np.asarray(local)}
+
+
+_P14 = {"n": 10, "d": 5, "gap": 3.0, "sigma2": 1.0, "x0": 5.0, "eta": 0.05, "lam": 0.5,
+        "criterion": "binary"}
+
+
+_P14Q = dict(_P14, n=5, d=2, K=400, m=4)
+
+
 CHECKS = [
     Check(
         "philippenko2025.P1", "Definition 1: weight identities (I1)-(I5)", CheckKind.IDENTITY,
@@ -170,39 +155,13 @@ CHECKS = [
               {"instance": 2, "N": 6, "d": 2, "spread": 0.5, "lam": 0.8, "points": 400}),
         quick_grid=({"instance": 1, "N": 10, "d": 4, "spread": 2.0, "lam": 0.3,
                      "points": 100},),
-        engine="exact", tolerance=1e-10, result_id="philippenko2025.definition1",
+        engine="exact", tolerance=1e-10, result_id=DEFINITION1.id,
         form="printed",
         description="Exact gradients of per-client quadratics (unequal Hessians and variances) "
                     "at random points: sum_k alpha (D_k - G) = -G, sum alpha^2 sigma^2 = "
                     "sigma_psi^4/sigma_phi2^2 <= sigma_psi^2 (equality for continuous), "
                     "sum alpha = (sigma_psi/sigma_phi)^2 in [1, 1/lambda] or [1, sigma_i^2 "
                     "sum sigma_k^-2]; largest relative residual."),
-    Check(
-        "philippenko2025.P13_binary", "Remark 3: total weight <= 1/lambda along runs (binary)",
-        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p13,
-        grid=({"instance": 3, "N": 10, "gap": 3.0, "lam": 0.3, "criterion": "binary",
-               "eta": 0.1, "K": 200, "x0": 6.0, "runs": 20},),
-        quick_grid=({"instance": 3, "N": 10, "gap": 3.0, "lam": 0.3, "criterion": "binary",
-                     "eta": 0.1, "K": 60, "x0": 6.0, "runs": 5},),
-        engine="exact", result_id="philippenko2025.remark3_binary", form="printed",
-        plot=Plot("scatter"),
-        xlabel="(replica, iteration) entry", ylabel="sum_k alpha_ik^t",
-        description="True-gradient weights on two clusters with unequal variances; every "
-                    "recorded total weight of every client against 1/kappa (a pathwise "
-                    "bound: the comparison is deterministic per draw)."),
-    Check(
-        "philippenko2025.P13_continuous",
-        "Remark 3: total weight <= sigma_i^2 sum_k sigma_k^-2 along runs (continuous)",
-        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p13,
-        grid=({"instance": 4, "N": 10, "gap": 3.0, "criterion": "continuous", "eta": 0.02,
-               "K": 200, "x0": 6.0, "runs": 20},),
-        quick_grid=({"instance": 4, "N": 10, "gap": 3.0, "criterion": "continuous",
-                     "eta": 0.02, "K": 60, "x0": 6.0, "runs": 5},),
-        engine="exact", result_id="philippenko2025.remark3_continuous", form="corrected",
-        plot=Plot("scatter"),
-        xlabel="(replica, iteration) entry", ylabel="sum_k alpha_ik^t",
-        description="As P13_binary with the continuous criterion, against Remark 3's "
-                    "corrected bound 1/kappa = sigma_i^2 sum_k sigma_k^-2."),
     Check(
         "philippenko2025.P16", "Local SGD is the special case with no peer above threshold",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p16,
@@ -212,7 +171,7 @@ CHECKS = [
                "runs": 50}),
         quick_grid=({"radius": 5.0, "sigma2": 0.5, "lam": 0.5, "criterion": "binary",
                      "K": 50, "runs": 10},),
-        engine="exact", tolerance=0.0, result_id="philippenko2025.definition1",
+        engine="exact", tolerance=0.0, result_id=DEFINITION1.id,
         form="printed",
         description="Four optima on a circle around the common start: r_ik stays below "
                     "lambda (and at 0 for continuous), alpha = e_i, and the run equals local "
@@ -222,27 +181,42 @@ CHECKS = [
         "philippenko2025.P17", "Remark 1: batch-size weights equal Definition 1",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p17,
         grid=({"N": 12, "sigma2": 2.0, "lam": 0.4, "points": 200},),
-        engine="exact", tolerance=1e-12, result_id="philippenko2025.definition1",
+        engine="exact", tolerance=1e-12, result_id=DEFINITION1.id,
         form="printed",
         description="sigma_k = sigma/sqrt(n_k): n_k phi(r_ik)/sum_j n_j psi(r_ij) against "
                     "Definition 1; for identical peers the weights are inverse-variance, "
                     "summing to one, with a variance below that of random simplex weights."),
     Check(
-        "philippenko2025.P18", "Continuous sufficient variance <= binary (every instance)",
-        CheckKind.IDENTITY, Verdict.HOLDS, simulate_p18,
-        grid=({"instances": 2000},), quick_grid=({"instances": 300},), engine="symbolic",
-        tolerance=1e-12, result_id="philippenko2025.definition2_continuous", form="corrected",
-        description="Random b, c, sigma, lambda, eps: relative excess of sigma_suf,cont^2 over "
-                    "sigma_suf,bin^2 (clipped at 0) plus the number of binary cluster members "
-                    "missing from the continuous cluster."),
-    Check(
         "philippenko2025.E20", "Erratum: Definition-1 weights can exceed 1",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e20,
         grid=({"N": 5, "lam": 0.5, "small": 0.01, "r": 0.6},), engine="symbolic",
-        result_id="philippenko2025.definition1", form="printed",
+        result_id=DEFINITION1.id, form="printed",
         plot=Plot("scatter"),
         xlabel="pair (i, k)", ylabel="alpha_ik",
         description="sigma_0^2 = 0.01, others 1, every r_ik = 0.6 >= lambda: alpha_i0 ~ "
                     "1/0.6 > 1 against the introduction's [0, 1]; every weight stays below "
                     "1/lambda."),
+    Check(
+        "philippenko2025.P14", "Estimated weights: the plateau rises towards Local's",
+        CheckKind.LOWER_BOUND, Verdict.HOLDS, simulate_p14,
+        grid=(dict(_P14, K=600, m=1, what="plateau"), dict(_P14, K=600, m=4, what="plateau"),
+              dict(_P14, K=600, m=4, criterion="continuous", what="plateau")),
+        quick_grid=(dict(_P14Q, what="plateau"),),
+        engine="mc", replicas=100, block_size=100,
+        result_id=DEFINITION1.id, form="printed",
+        xlabel="K", ylabel="late E[eps] (client average)",
+        description="TB-Q, Algorithm B with b_alpha = m: the estimator's bias s^2/m stops "
+                    "selecting identical peers once ||grad R_i||^2 ~ s^2/m; the plateau is "
+                    "at least three times the oracle's (digest run: 0.01 against the oracle's "
+                    "0.0013 and Local's 0.0128)."),
+    Check(
+        "philippenko2025.P14_peers", "Estimated weights: identical peers dropped near the optimum",
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14,
+        grid=(dict(_P14, K=600, m=1, what="peers"), dict(_P14, K=600, m=4, what="peers")),
+        quick_grid=(dict(_P14Q, what="peers"),),
+        engine="mc", replicas=100, block_size=100,
+        result_id=DEFINITION1.id, form="printed",
+        xlabel="K", ylabel="same-cluster peers selected by client 1",
+        description="Mean number of same-cluster peers client 1 selects at the end, against "
+                    "half of them (early on, all are selected: evidence early_peers)."),
 ]
