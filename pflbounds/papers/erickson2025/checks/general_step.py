@@ -1,6 +1,10 @@
-"""P11 with the printed Lyapunov weights (erratum 3, digest §5.5 G2): one step of the proof of
-Theorem 4.3, exact over all C(n, s) subsets (sigma = 0, exact projections), searched over
-states for a violation at n = 30, s = 2.
+"""Checks of Theorem 4.3 for a general step, erickson2025 (digest §5.5, §7 P11): one step of its
+Lyapunov argument, exact over all C(n, s) subsets, with the corrected weights (P11) and with
+the printed ones (P11_printed, erratum 3).
+
+P11_printed: one step of the proof of Theorem 4.3 with the printed Lyapunov weights (digest
+§5.5 G2), exact over all C(n, s) subsets (sigma = 0, exact projections), searched over states
+for a violation at n = 30, s = 2.
 
 The proof needs, for every state (theta^k in K, phi^k arbitrary, the table y = G(phi^k)),
 
@@ -34,8 +38,60 @@ import numpy as np
 from pflbounds.algorithms.karula import all_subset_masks, karula_estimate
 from pflbounds.checking import Check, CheckKind, Verdict, requiring
 from pflbounds.checking.evidence import EvidenceError
-from pflbounds.papers.erickson2025.checks.lemmas import lyapunov_weights
+from pflbounds.papers.erickson2025.instances import point_instance
+from pflbounds.papers.erickson2025.theory.general_step import THEOREM4_3
+from pflbounds.problems.inexact_projection import Projector, gradient_mapping
 from pflbounds.problems.pairwise_constraints import max_violation, pair_index
+
+
+def lyapunov_weights(n: int, s: int, eta: float, L: float, K: int) -> np.ndarray:
+    """Corrected Lyapunov weights c_k = (2 eta L^2/(n s)) (1 - r^{K-k})/(1 - r), r = (n^2 -
+    s^2)/n^2, k = 0..K (digest §5.5 G2; c_K = 0)."""
+    r = (n * n - s * s) / (n * n)
+    k = np.arange(K + 1)
+    return 2 * eta * L**2 / (n * s) * (1 - r ** (K - k)) / (1 - r)
+
+
+def simulate_p11(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """P11: one step of the corrected Lyapunov argument, exact over all C(n, s) subsets
+    (Reading B, sigma = 0, certified exact projections): for sampled states (theta^k in K
+    near theta*, phi^k arbitrary, the table y = G(phi^k)) and steps k of a horizon K,
+    E_S[f(theta^{k+1}) + c_{k+1}||theta^{k+1} - phi^{k+1}||^2] - f(theta^k) - c_k||theta^k -
+    phi^k||^2 <= -eta^2 (1/(2 eta) - L)||G_eta(theta^k)||^2 + 2 delta, delta the largest
+    certified inexactness of the projections. Residual: the largest excess over the bound,
+    relative to 1 + |V^k|."""
+    rng = np.random.default_rng(seed)
+    inst = point_instance(p)
+    n, d, s, L = inst.N, inst.d, int(p["s"]), inst.beta
+    eta = 3.0 / (8.0 * L)
+    m, K, spread = int(p["states"]), int(p["K"]), float(p["spread"])
+    c = lyapunov_weights(n, s, eta, L, K)
+    proj = Projector(inst.cset, "dual", 1e-15)
+    theta = proj(inst.constrained_optimum[0] + spread * rng.standard_normal((m, n, d)))
+    phi = theta + spread * rng.standard_normal((m, n, d))
+    y = inst.client_grads(phi)
+    mk = all_subset_masks(n, s)[None]
+    n_sub = mk.shape[1]
+    G_th = inst.client_grads(theta)
+    nu = karula_estimate(G_th[:, None], y[:, None], mk, s, reading="B")
+    z = (theta[:, None] - eta * nu).reshape(-1, n, d)
+    th1 = proj(z).reshape(m, n_sub, n, d)
+    worst = float(np.max(proj.gap)) / eta
+    phi1 = np.where(mk, theta[:, None], phi[:, None])
+    gm = gradient_mapping(theta, inst.mean_grad(theta), eta, proj)
+    worst = max(worst, float(np.max(proj.gap)) / eta)
+    g2 = (gm**2).sum(axis=(1, 2))
+    f1 = inst.mean_objective(th1).mean(axis=1)
+    d1 = ((th1 - phi1) ** 2).sum(axis=(2, 3)).mean(axis=1)
+    d0 = ((theta - phi) ** 2).sum(axis=(1, 2))
+    f0 = inst.mean_objective(theta)
+    res = 0.0
+    for k in np.asarray(p["ks"], dtype=int):
+        lhs = f1 + c[k + 1] * d1 - (f0 + c[k] * d0)
+        rhs = -eta**2 * (1 / (2 * eta) - L) * g2 + 2 * worst
+        res = max(res, float(np.max(np.maximum(lhs - rhs, 0.0) / (1 + np.abs(f0 + c[k] * d0)))))
+    return {"residual": np.asarray(res), "delta": np.asarray(worst),
+            "min_slack": np.asarray(float(np.min(rhs - lhs)))}
 
 
 def printed_lyapunov_weights(n: int, s: int, eta: float, L: float, K: int) -> np.ndarray:
@@ -177,7 +233,7 @@ def simulate_p11_printed(p: Mapping[str, Any], R: int, seed: np.random.SeedSeque
             "m": m, "theta": theta, "phi": phi, "rho": rho}
 
 
-CHECKS = requiring(("jax",), [
+PRINTED_WEIGHTS = requiring(("jax",), [
     Check(
         "erickson2025.P11_printed",
         "Erratum: one Lyapunov step with the printed weights fails (n = 30, s = 2)",
@@ -186,7 +242,7 @@ CHECKS = requiring(("jax",), [
                    recursion_search=True),
               dict(n=30, s=2, d=2, K=1000, k=500, starts=12, search_seed=1)),
         quick_grid=(dict(n=30, s=2, d=2, K=1000, k=0, starts=2, search_seed=0),),
-        engine="exact", rel_tol=1e-6, result_id="erickson2025.theorem4_3", form="printed",
+        engine="exact", rel_tol=1e-6, result_id=THEOREM4_3.id, form="printed",
         xlabel="k", ylabel="E_S f(theta^{k+1}) - f(theta^k) + eta^2 (1/(2 eta) - L) ||G_eta||^2",
         description="Pair-block instances (closed-form exact projection, all 435 constraints "
                     "checked), Reading B, sigma = 0, eta = 3/(8L), exact over all 435 "
@@ -199,3 +255,21 @@ CHECKS = requiring(("jax",), [
                     "violating states too (evidence recursion_best), so no weights of this "
                     "proof cover s = 2 there."),
 ])
+"""P11_printed: its search needs JAX."""
+
+CHECKS = [
+    Check(
+        "erickson2025.P11", "Theorem 4.3 proof: one corrected Lyapunov step over all subsets",
+        CheckKind.IDENTITY, Verdict.HOLDS, simulate_p11,
+        grid=(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, states=20, K=50,
+                   ks=[0, 25, 49], spread=0.3),
+              dict(n=5, d=2, s=4, cond=50.0, rho=0.3, inst=3, states=20, K=50,
+                   ks=[0, 25, 49], spread=0.3)),
+        quick_grid=(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, states=4, K=50,
+                         ks=[0, 49], spread=0.3),),
+        engine="exact", tolerance=1e-9, result_id=THEOREM4_3.id, form="corrected",
+        description="V^{k+1} - V^k <= -eta^2 (1/(2 eta) - L) ||G_eta||^2 + 2 delta with the "
+                    "corrected weights c_k, exactly over all C(n, s) subsets (sigma = 0), at "
+                    "sampled states (10 s^4 >= 9 n^2 + 9 n s holds on both grid points)."),
+    *PRINTED_WEIGHTS,
+]

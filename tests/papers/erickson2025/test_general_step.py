@@ -1,21 +1,36 @@
-"""P11 with the printed Lyapunov weights: the weights, the pair-block projection against the
-conic solver, and the searched violation."""
+"""erickson2025 Theorem 4.3 for a general step (theory/general_step.py) and its checks: the
+dimension errata of eps, and P11 with the corrected and the printed Lyapunov weights (the
+weights, the pair-block projection against the conic solver, and the searched violation)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pflbounds.checking.registry import get, load_papers
-from pflbounds.papers.erickson2025.checks.lemmas import lyapunov_weights
-from pflbounds.papers.erickson2025.checks.lyapunov_search import (
+from pflbounds.checking.registry import get as get_check
+from pflbounds.checking.registry import load_papers
+from pflbounds.papers.erickson2025.checks.general_step import (
     block_projection,
     lyapunov_terms,
+    lyapunov_weights,
     printed_lyapunov_weights,
     simulate_p11_printed,
 )
 from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet, pair_index
 from pflbounds.running import run_check
+from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.units import DimensionError, Unit
+
+
+def test_dimension_check_flags_the_printed_epsilon():
+    for rid in ("erickson2025.theorem4_3", "erickson2025.theorem4_3_eta38"):
+        r = get(rid)
+        with pytest.raises(DimensionError, match=r"\[f\] and \[f\]\^2\*\[x\]\^-2"):
+            r.dimension_check("printed")
+        with pytest.raises(DimensionError):
+            r.dimension_check("explicit")
+        assert r.dimension_check("corrected")[""] == Unit.parse("f^2/x^2")
+    assert get("erickson2025.lemmaA2_5").dimension_check("printed")[""] == Unit.parse("x^2")
 
 
 def test_printed_weights_miss_the_recursion_and_corrected_ones_solve_it():
@@ -74,6 +89,14 @@ def test_search_finds_a_state_where_the_printed_weights_fail():
     assert float(ev["violation"]) < 1e-12
     assert float(ev["recursion_best"]) > 0  # s = 2 is outside the corrected range at n = 30
     load_papers()
-    chk = get("erickson2025.P11_printed")
+    chk = get_check("erickson2025.P11_printed")
+    out = run_check(chk, quick=True, base_seed=0, progress=False)
+    assert out.verdict == chk.expected, out.detail
+
+
+@pytest.mark.parametrize("cid", ['P11'])
+def test_checks_end_with_their_expected_verdicts(cid):
+    load_papers()
+    chk = get_check(f"erickson2025.{cid}")
     out = run_check(chk, quick=True, base_seed=0, progress=False)
     assert out.verdict == chk.expected, out.detail

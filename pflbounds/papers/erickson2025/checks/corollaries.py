@@ -1,7 +1,8 @@
-"""Karula with Dykstra's projection in the loop (erickson2025, Theorem 4.3's delta floor, digest
-§5.6 and §6.1: "Dykstra to 1e-10 in the loop"): the projection is stopped at a tolerance from
-1e-2 to 1e-10, its inexactness is measured a posteriori at every step, and the plateau of
-||G_eta||^2 is compared with the corrected floor (128L/3) delta, delta = max_k delta_k.
+"""Checks of the corollaries of Theorem 4.3, erickson2025: the delta floor with Dykstra in
+Karula's loop (P5_dykstra; digest §5.6 and §6.1: "Dykstra to 1e-10 in the loop"). The
+projection is stopped at a tolerance from 1e-2 to 1e-10, its inexactness is measured a
+posteriori at every step, and the plateau of ||G_eta||^2 is compared with the corrected floor
+(128L/3) delta, delta = max_k delta_k.
 
 Runs start at theta* (Delta0 = 0, sigma = 0), so whatever ||G_eta|| the run shows is due to
 the inexact projections. Dykstra (:mod:`pflbounds.problems.dykstra`) is warm-started from the
@@ -17,11 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.erickson2025.checks.karula_runs import run
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.erickson2025.checks.common import run
+from pflbounds.papers.erickson2025.theory.corollaries import COROLLARY_FLOOR
 from pflbounds.reporting.figure_specs import figure, series
-from pflbounds.symbolic.catalog import get
-from pflbounds.symbolic.evaluate import evaluate
 
 
 def simulate_p5_dykstra(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
@@ -34,8 +34,8 @@ def simulate_p5_dykstra(p: Mapping[str, Any], R: int, seed: np.random.SeedSequen
     K = int(p["K"])
     r = run(p, R, seed, K=K, loop="dykstra", loop_tol=float(p["tol"]), start="optimum")
     delta = float(r["delta_meas"].max())
-    floor = float(evaluate(get("erickson2025.corollary_floor"), "corrected", L=r["L"],
-                           delta=delta, n=r["n"], s=r["s"], sigma2=0.0).value)
+    floor = float(bound(COROLLARY_FLOOR, "corrected", L=r["L"], delta=delta, n=r["n"],
+                        s=r["s"], sigma2=0.0))
     G = r["G2hi"][:, :K]
     return {"samples": G[:, K // 2:].mean(axis=1, keepdims=True), "ks": np.array([float(K)]),
             "bound": np.array([floor]), "delta": np.asarray(delta),
@@ -79,7 +79,7 @@ CHECKS = [
         grid=tuple(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, K=100, tol=t)
                    for t in (1e-2, 1e-4, 1e-6, 1e-8, 1e-10)),
         quick_grid=(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, K=30, tol=1e-3),),
-        result_id="erickson2025.corollary_floor", form="corrected", plot=plot_p5_dykstra,
+        result_id=COROLLARY_FLOOR.id, form="corrected", plot=plot_p5_dykstra,
         xlabel="K (rounds)", ylabel="mean of E||G_eta||^2 over K/2 <= k < K",
         description="Karula (Reading B, sigma = 0, eta = 3/(8L)) from theta*, Dykstra stopped "
                     "at 1e-2 ... 1e-10 (warm-started, shrunk to feasibility) in the loop: the "
