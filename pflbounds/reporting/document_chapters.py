@@ -149,9 +149,9 @@ class Chapters(WriterBase):
         self.add("= Errata <errata>", "")
         self.add(
             "Every erratum recorded for the papers, substantive first. Each is named "
-            "_erratum_ and its id (the ids of checks are separate: erratum scott2024.P3 is not "
-            "check scott2024.P3). An erratum a check shows is printed in the block of its claim; "
-            "the others follow the table.",
+            "_erratum_ and its id (erratum scott2024.erratum17; the ids of checks are separate). "
+            "An erratum a check shows is printed in the block of its claim; the others follow "
+            "the table.",
             "",
         )
         for s in self.report.sections:

@@ -1,10 +1,11 @@
-"""Theorem B.1 (parts I and II, Gamma(lambda), lambda*), the KL of Gaussian posteriors and
-Theorem 3.2 of scott2024 (Sec. 3.2, App. B), printed and corrected (digest §4.2).
+"""Theorem B.1 of scott2024 (App. B): the learning-to-learn PAC-Bayes bound, its two parts and
+the pieces of Part I's proof (Gamma(lambda), lambda*, Gamma(lambda*)), printed and corrected
+(digest §4.2.2).
 
 The calculator cannot take the expectation over the sampled networks in the sample-level
-term E_{eta~ ~ Q} sqrt((sum_i KL_i + ...)/(2mn)); it takes the mean of sum_i KL_i (or of
-||theta_i||^2) instead, which by Jensen's inequality gives a value >= the paper's term: the
-calculator's bound is never tighter than the theorem's.
+term E_{eta~ ~ Q} sqrt((sum_i KL_i + ...)/(2mn)); it takes the mean of sum_i KL_i instead,
+which by Jensen's inequality gives a value >= the paper's term: the calculator's bound is
+never tighter than the theorem's.
 """
 
 from __future__ import annotations
@@ -15,33 +16,21 @@ from pflbounds.papers.scott2024.assumptions import PAC
 from pflbounds.papers.scott2024.errata import ERRATA
 from pflbounds.papers.scott2024.paper import cond, form, result
 from pflbounds.papers.scott2024.symbols import (
-    G,
     Kc,
     KLmeta,
     KLsum,
     M,
-    alpha_h,
-    alpha_theta,
-    alpha_v,
-    c,
     delta,
-    deta_v,
-    dtheta,
-    emp,
     er_hat,
-    eta_h2,
-    eta_v2,
-    l_desc,
     lam_pb,
     m,
     n,
-    theta2,
 )
 from pflbounds.symbolic.result import Kind
 
-_DELTA = cond(sp.Gt(delta, 0), "delta > 0")
-_DELTA1 = cond(sp.Le(delta, 1), "delta <= 1")
-_N8 = cond(sp.Ge(n, 8), "n >= 8 (Maurer's bound in Part II)")
+DELTA_POSITIVE = cond(sp.Gt(delta, 0), "delta > 0")
+DELTA_AT_MOST_1 = cond(sp.Le(delta, 1), "delta <= 1")
+N_AT_LEAST_8 = cond(sp.Ge(n, 8), "n >= 8 (Maurer's bound in Part II)")
 
 
 def meta_term(kl: sp.Basic, conf: sp.Basic = delta) -> sp.Basic:
@@ -65,12 +54,15 @@ THEOREM_B1 = result(
     [form("printed", er_hat + M * meta_term(KLmeta) + M * sample_term(KLsum),
           "KLsum: sum_i KL(A(S_i)||P) (its mean over A ~ Q gives a looser value, Jensen)."),
      form("corrected", er_hat + M * meta_term(KLmeta) + M * sample_term(KLsum),
-          "delta in (0, 1] and n >= 8 made explicit (errata P5, P6).",
-          conditions=(_DELTA1, _N8))],
+          "delta in (0, 1] and n >= 8 made explicit (erratum19, erratum20).",
+          conditions=(DELTA_AT_MOST_1, N_AT_LEAST_8))],
     source="Theorem B.1, App. B", equations=("6", "23", "24", "26"), hypotheses=(PAC.id,),
-    conditions=(_DELTA,), errata=(ERRATA["P5"], ERRATA["P6"]), quantity_typst="\"er\"(cal(Q))",
+    conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum19"], ERRATA["erratum20"]),
+    quantity_typst="\"er\"(cal(Q))",
     unchecked=("tested in parts by other results' checks. Checks P9_part1 and P9_part2 test its "
                "two parts, each at delta/2."),
+    no_method=("a PAC-Bayes bound for any meta-posterior Q and any client algorithm A "
+               "(Theorem 3.2 instantiates it for PeFLL)"),
 )
 
 THEOREM_B1_PART1 = result(
@@ -78,10 +70,12 @@ THEOREM_B1_PART1 = result(
     "er~(Q) - er^(Q): expected minus empirical loss on the observed clients", "f",
     "With probability >= 1 - delta/2, for all Q: er~(Q) - er^(Q) <= M E_{A~Q} sqrt((sum_i "
     "KL(A(S_i)||P) + log(8mn/delta) + 1)/(2mn)).",
-    [form("printed", M * sample_term(KLsum), "(23), Delta_i with the corrected sign (P1).")],
+    [form("printed", M * sample_term(KLsum), "(23), Delta_i with the corrected sign (erratum15).")],
     source="Theorem B.1, Part I", equations=("8", "23"), hypotheses=(PAC.id,),
-    conditions=(_DELTA,), errata=(ERRATA["P1"],),
+    conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum15"],),
     quantity_typst="tilde(\"er\")(cal(Q)) - hat(\"er\")(cal(Q))",
+    no_method=("a PAC-Bayes bound for any meta-posterior Q and any client algorithm A "
+               "(Theorem 3.2 instantiates it for PeFLL)"),
 )
 
 THEOREM_B1_PART2 = result(
@@ -90,10 +84,12 @@ THEOREM_B1_PART2 = result(
     "With probability >= 1 - delta/2, for all Q: er(Q) - er~(Q) <= M sqrt((KL(Q||P) + "
     "log(4 sqrt(n)/delta))/(2n)) (Maurer's bound with delta/2, then Pinsker).",
     [form("printed", M * meta_term(KLmeta)),
-     form("corrected", M * meta_term(KLmeta), "n >= 8 (erratum P6).", conditions=(_N8,))],
+     form("corrected", M * meta_term(KLmeta), "n >= 8 (erratum20).", conditions=(N_AT_LEAST_8,))],
     source="Theorem B.1, Part II", equations=("24",), hypotheses=(PAC.id,),
-    conditions=(_DELTA,), errata=(ERRATA["P6"],),
+    conditions=(DELTA_POSITIVE,), errata=(ERRATA["erratum20"],),
     quantity_typst="\"er\"(cal(Q)) - tilde(\"er\")(cal(Q))",
+    no_method=("a PAC-Bayes bound for any meta-posterior Q and any client algorithm A "
+               "(Theorem 3.2 instantiates it for PeFLL)"),
 )
 
 GAMMA = result(
@@ -110,8 +106,8 @@ GAMMA = result(
                 cond(sp.Lt(lam_pb, 4 * m * n), "lambda < 4mn (20)")),
     hypotheses=(PAC.id,), quantity_typst="Gamma(lambda)",
     example={"Kc": 10.0, "lam_pb": 50.0, "m": 20, "n": 10},
-    unchecked=("tested inside another result's check. Erratum P2's check substitutes lambda* into "
-               "this Gamma and bounds it."),
+    unchecked=("tested inside another result's check. The check of erratum16 substitutes "
+               "lambda* into this Gamma and bounds it."),
 )
 
 LAMBDA_STAR = result(
@@ -120,12 +116,12 @@ LAMBDA_STAR = result(
     "lambda* = sqrt(8mn (sum_i KL + log(8mn/delta)) + 1) as printed (+1 inside the root).",
     [form("printed", sp.sqrt(8 * m * n * Kc + 1), "The +1 inside the root (as printed)."),
      form("corrected", sp.sqrt(8 * m * n * Kc) + 1,
-          "The reading the derivation uses (erratum P2): Gamma(lambda*) = sqrt(K/(2mn)) + "
+          "The reading the derivation uses (erratum16): Gamma(lambda*) = sqrt(K/(2mn)) + "
           "1/(8mn).")],
     relation="=", source="Proof of Theorem B.1, Part I", equations=("22",),
-    errata=(ERRATA["P2"],), quantity_typst="lambda^*",
-    unchecked=("tested inside another result's check. Erratum P2's check evaluates both readings "
-               "of lambda*."),
+    errata=(ERRATA["erratum16"],), quantity_typst="lambda^*",
+    unchecked=("tested inside another result's check. The check of erratum16 evaluates both "
+               "readings of lambda*."),
 )
 
 _LAMBDA_STAR_IN_RANGE = cond(
@@ -147,66 +143,10 @@ GAMMA_STAR = result(
           "so it fails for large K (K = 1000, m = n = 1: 22.37 against Gamma(lambda*) = "
           "22.49); K + 1 < 2mn also puts lambda* below 4mn.",
           conditions=(cond(sp.Lt(Kc + 1, 2 * m * n), "K + 1 < 2mn (non-trivial)"),))],
-    source="Proof of Theorem B.1, (22)", equations=("22",), errata=(ERRATA["P2"],),
+    source="Proof of Theorem B.1, (22)", equations=("22",), errata=(ERRATA["erratum16"],),
     conditions=(_LAMBDA_STAR_IN_RANGE,), quantity_typst="Gamma(lambda^*)",
     example={"Kc": 10.0, "m": 20, "n": 10},
+    no_method="an inequality about the free parameter lambda of Part I's proof",
 )
 
-KL_GAUSS = result(
-    "kl_gaussian", "KL of the Gaussian posteriors (App. B, Theorem 3.2)", Kind.IDENTITY,
-    "KL(N(eta_h, alpha_h Id) x N(eta_v, alpha_v Id) || N(0, alpha_h Id) x N(0, alpha_v Id))",
-    "1",
-    "The appendix writes D_KL(Q, P) = alpha_h ||eta_h||^2 + alpha_v ||eta_v||^2 (and "
-    "D_KL(Q_i, P) = alpha_theta ||theta||^2); (3) uses ||eta||^2/(2 alpha).",
-    [form("printed", alpha_h * eta_h2 + alpha_v * eta_v2, "As in App. B: fails the "
-          "dimension check (alpha is a variance)."),
-     form("corrected", eta_h2 / (2 * alpha_h) + eta_v2 / (2 * alpha_v),
-          "KL(N(mu, alpha I) || N(0, alpha I)) = ||mu||^2/(2 alpha) (erratum P3).")],
-    relation="=", source="App. B, Theorem 3.2", errata=(ERRATA["P3"],),
-    quantity_typst="D_(\"KL\")(cal(Q) || cal(P))",
-)
-
-_META = eta_h2 / (2 * alpha_h) + eta_v2 / (2 * alpha_v)
-_SAMPLE = n * theta2 / (2 * alpha_theta)
-THEOREM3_2 = result(
-    "theorem3_2", "Theorem 3.2 (generalization of PeFLL)", Kind.UPPER_BOUND,
-    "er: expected 0-1 loss on future clients of the stochastic hypernetwork", "1",
-    "With probability >= 1 - delta over the observed clients, for all eta: er <= emp + "
-    "sqrt((||eta_h||^2/(2 alpha_h) + ||eta_v||^2/(2 alpha_v) + log(4 sqrt(n)/delta))/(2n)) + "
-    "E sqrt((sum_i ||h(v(S_i; eta_v~); eta_h~)||^2/(2 alpha_theta) + log(8mn/delta) + 1)/(2mn)).",
-    [form("printed", emp + meta_term(_META) + sample_term(_SAMPLE),
-          "(3); theta2 = mean ||theta_i||^2 over the observed clients (and over the sampled "
-          "networks: Jensen, a looser value)."),
-     form("appendix", emp + meta_term(alpha_h * eta_h2 + alpha_v * eta_v2)
-          + sample_term(n * alpha_theta * theta2),
-          "With the appendix's KL = alpha ||mu||^2 (erratum P3): fails the dimension check."),
-     form("corrected", emp + meta_term(_META, delta / G) + sample_term(_SAMPLE, delta / G),
-          "emp at theta~ ~ N(theta, alpha_theta Id) (erratum P4), alphas from a "
-          "data-independent grid of G points with delta/G (erratum P8), n >= 8 (P6).",
-          conditions=(_DELTA1, _N8))],
-    source="Theorem 3.2, Sec. 3.2", equations=("3",), hypotheses=(PAC.id,),
-    conditions=(_DELTA,),
-    errata=(ERRATA["P3"], ERRATA["P4"], ERRATA["P5"], ERRATA["P7"], ERRATA["P8"],
-            ERRATA["P9"]),
-    quantity_typst="\"er\"",
-)
-
-COMMUNICATION = result(
-    "communication", "PeFLL-train communication per round (App. A.3)", Kind.COMPLEXITY,
-    "floats exchanged per round by PeFLL-train", "1",
-    "Each sampled client exchanges theta and Delta theta, eta_v and Delta eta_v, v and "
-    "Delta v: 2c (|theta| + |eta_v| + |v|) floats per round (FedAvg: 2c |theta|).",
-    [form("printed", 2 * c * (dtheta + deta_v + l_desc))],
-    relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
-)
-
-COMMUNICATION_FEDAVG = result(
-    "communication_fedavg", "FedAvg communication per round (App. A.3)", Kind.COMPLEXITY,
-    "floats exchanged per round by FedAvg", "1", "2c |theta| floats per round.",
-    [form("printed", 2 * c * dtheta)],
-    relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
-    unchecked=("tested inside another result's check. Check P14 (named for PeFLL's communication) "
-               "divides PeFLL's count by this one."),
-)
-
-__all__ = ["meta_term", "sample_term"]
+__all__ = ["DELTA_AT_MOST_1", "DELTA_POSITIVE", "N_AT_LEAST_8", "meta_term", "sample_term"]

@@ -1,5 +1,6 @@
-"""P14 of scott2024 (deterministic): the floats PeFLL-train exchanges per round against
-FedAvg's, with the paper's networks (Table 3 client model, Table 4 embedding network)."""
+"""Checks of scott2024's communication counts (App. A.3, ``theory/communication_costs.py``):
+P14 (deterministic), the floats PeFLL-train exchanges per round against FedAvg's, with the
+paper's networks (Table 3 client model, Table 4 embedding network)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.symbolic.catalog import get
-from pflbounds.symbolic.evaluate import evaluate
+from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.papers.scott2024.theory.communication_costs import (
+    COMMUNICATION,
+    COMMUNICATION_FEDAVG,
+)
 
 
 def lenet_size(in_channels: int, outputs: int) -> int:
@@ -30,10 +33,8 @@ def simulate_p14(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
     d = lenet_size(3, C)
     l_desc = n_total // 4
     dv = lenet_size(3 + C, l_desc)
-    pefll = float(evaluate(get("scott2024.communication"), "printed", c=c, dtheta=d,
-                           deta_v=dv, l_desc=l_desc).value)
-    fedavg = float(evaluate(get("scott2024.communication_fedavg"), "printed", c=c,
-                            dtheta=d).value)
+    pefll = float(bound(COMMUNICATION, "printed", c=c, dtheta=d, deta_v=dv, l_desc=l_desc))
+    fedavg = float(bound(COMMUNICATION_FEDAVG, "printed", c=c, dtheta=d))
     ratio = pefll / fedavg
     known = {10: 121182, 100: 128832}
     res = max(0.0, 1.5 - ratio, ratio - 2.5) + float(d != known[C])
@@ -47,7 +48,7 @@ CHECKS = [
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p14,
         grid=tuple({"classes": C, "clients": n, "per_round": max(1, n // 20)}
                    for C in (10, 100) for n in (100, 500, 1000)),
-        engine="symbolic", tolerance=0.0, result_id="scott2024.communication",
+        engine="symbolic", tolerance=0.0, result_id=COMMUNICATION.id,
         form="printed",
         description="Table 3's LeNet (121182 / 128832 parameters for C = 10 / 100) and Table "
                     "4's embedding network (3 + C input channels, l = n/4 outputs): "
