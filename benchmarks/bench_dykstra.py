@@ -24,7 +24,8 @@ import time
 import numpy as np
 
 from pflbounds.algorithms.karula import run_karula
-from pflbounds.papers.erickson2025.experiments import SYNTHETIC, generator, pairwise_lot
+from pflbounds.papers.erickson2025.checks.common import SYNTHETIC, pairwise_lot
+from pflbounds.papers.erickson2025.instances import generator
 from pflbounds.problems.clustered_regression import RidgeQuadratics
 from pflbounds.problems.dykstra import DykstraResult, dykstra_project
 from pflbounds.problems.pairwise_constraints import radii

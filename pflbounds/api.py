@@ -356,7 +356,7 @@ def validate(suite: str = "quick", *, jobs: int = 1, progress: bool | str = Fals
         path = suite_file(suite)
     s = load_suite(path)
     run = sweep_suite(s, jobs=jobs, progress=progress,
-                      multiplicity="per-check" if per_check else "holm",
+                      multiplicity="per-check" if per_check else "paper",
                       cache=TaskCache() if cache else None)
     return Outcomes(run.outcomes, run.skipped)
 

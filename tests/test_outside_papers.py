@@ -141,11 +141,16 @@ def test_show_warns_about_a_method_or_digest_that_does_not_exist(skeleton):
     tmp, _, runs = skeleton
     shown = runs[3]
     assert shown["rc"] == 0 and "doe2098.theorem1 — Theorem 1" in shown["out"]
+    home = tmp / "papers" / "doe2098"
+    # a project's shared/papers folder beside an enclosing folder is looked in too
+    beside = [d / "shared" / "papers" for d in home.resolve().parents
+              if (d / "shared" / "papers").is_dir()][:1]
+    looked = ", ".join(str(f) for f in [home, *beside])
     assert shown["err"].splitlines() == [
         "pflbounds show: warning: method doe2098.checks.common.run_sdg of doe2098.theorem1 does "
         "not exist (module 'doe2098.checks.common' has no 'run_sdg')",
         f"pflbounds show: warning: digest doe2098_digest.md of paper doe2098 does not exist "
-        f"(looked in {tmp / 'papers' / 'doe2098'}; PFLBOUNDS_DIGESTS=DIR adds a folder)"]
+        f"(looked in {looked}; PFLBOUNDS_DIGESTS=DIR adds a folder)"]
     (tmp / "digests").mkdir()
     (tmp / "digests" / "doe2098_digest.md").write_text("# digest\n")
     r = _cli(tmp, "show", "doe2098.theorem1", "--json", PFLBOUNDS_PAPERS=str(tmp / "papers"),

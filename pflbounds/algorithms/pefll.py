@@ -15,7 +15,7 @@ One round (the form the proof of Theorem 3.1 analyses, digest §3.4; eqs. (71), 
     f(eta) = lam_h ||eta_h||^2 + lam_v ||eta_v||^2,
 
 with the regularizer step s_f = beta k in the proof form (``reg_step="proof"``) and s_f = beta
-as Algorithm 2 prints it (``reg_step="alg2"``, lines 17-18; erratum C1). The architectures:
+as Algorithm 2 prints it (``reg_step="alg2"``, lines 17-18; scott2024.erratum1). The architectures:
 
 * ``pefll``: theta_i = h(v(B_i; eta_v); eta_h), eta = {"h", "v"};
 * ``pfedhn``: theta_i = h(e_i; eta_h), eta = {"h", "v": E (n x l)}: the client embeddings

@@ -8,7 +8,9 @@ found through the paper loader, never imported by name) with
 * ``MUTANT_NOTES``: a dict of explanations of mutants that survive its checks, keyed by
   ``"result:form:change"``, ``"result:form"`` or ``"result"``;
 * ``AUDIT_CHECKS``: the ids (or fnmatch patterns) of the checks the mutation audit runs, when
-  not all of them (default: every registered check of the paper).
+  not all of them (default: every registered check of the paper);
+* ``BLIND_CHECKS``: the checks whose verdict no planted wrong formula changes, each with the
+  reason (:mod:`pflbounds.audit.planted`).
 """
 
 from __future__ import annotations

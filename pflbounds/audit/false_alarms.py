@@ -1,16 +1,18 @@
 """False alarms: how often Monte Carlo checks of true bounds say VIOLATED.
 
 Every Monte Carlo check of a suite runs under many independent seeds. Each run is judged
-twice from the same simulations: with each check correcting its own comparisons (Bonferroni
-at ``1 - confidence`` per check, ``--per-check``) and with the suite-level Holm correction of
-``validate`` over all of them (:mod:`pflbounds.running.multiplicity`). A run is a false alarm
-when some check that expects HOLDS (a true bound) says VIOLATED; checks that expect another
-verdict stay in the Holm family, as in ``validate``, but are not counted. Per check the
-observed rate should stay near or below ``1 - confidence``; per suite, the Holm rate below
-the family-wise level, while the per-check rate can reach about m x (1 - confidence) for m
-checks. Counts are compared
-with the binomial limit of the nominal level: the count a rate equal to the level exceeds
-with probability at most :data:`LIMIT_TAIL`.
+twice from the same simulations: with each check at its own ``1 - confidence`` (Bonferroni
+over its own comparisons, ``--per-check``) and at its share of its paper's family-wise level,
+as ``validate`` judges it (:mod:`pflbounds.running.multiplicity`). A run is a false alarm of a
+paper when some check of that paper that expects HOLDS (a true bound) says VIOLATED; checks
+that expect another verdict keep their share of the family, as in ``validate``, but are not
+counted (a paper that declares no family is judged as ``validate`` judges it: by Holm's
+correction over the suite's Monte Carlo checks). Per check the observed rate should stay near
+or below ``1 - confidence``; per paper,
+the rate of runs with a false alarm under the paper's family below its family-wise level,
+while with per-check levels it can reach about m x (1 - confidence) for m checks. Counts are
+compared with the binomial limit of the nominal level: the count a rate equal to the level
+exceeds with probability at most :data:`LIMIT_TAIL`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from pflbounds.checking.binomial import clopper_pearson
 from pflbounds.checking.kinds import Verdict
 from pflbounds.running.aggregate import build_outcome
 from pflbounds.running.executor import execute
-from pflbounds.running.multiplicity import suite_level
+from pflbounds.running.holm import suite_level
+from pflbounds.running.multiplicity import family_records
 from pflbounds.running.suite import Suite, SuiteEntry
 from pflbounds.running.tasks import plan
 
@@ -44,37 +47,66 @@ def binomial_limit(n: int, p: float, tail: float = LIMIT_TAIL) -> int:
 
 @dataclass
 class CheckAlarms:
-    """The verdicts of one check over the seeds."""
+    """The verdicts of one check over the seeds (``*_family``: at its share of its paper's
+    family-wise level; the others at its own ``1 - confidence``)."""
 
     check_id: str
     level: float
     runs: int = 0
     violated: int = 0
-    violated_holm: int = 0
+    violated_family: int = 0
     inconclusive: int = 0
-    inconclusive_holm: int = 0
+    inconclusive_family: int = 0
     errors: int = 0
+
+    @property
+    def paper(self) -> str:
+        return self.check_id.split(".", 1)[0]
 
     def to_dict(self) -> dict[str, Any]:
         lo, hi = clopper_pearson(self.violated, self.runs, 0.025) if self.runs else (0, 1)
         return {"check": self.check_id, "level": self.level, "runs": self.runs,
                 "violated": self.violated, "rate": self.violated / max(self.runs, 1),
-                "rate_95": [lo, hi], "violated_holm": self.violated_holm,
-                "inconclusive": self.inconclusive, "inconclusive_holm": self.inconclusive_holm,
-                "errors": self.errors,
+                "rate_95": [lo, hi], "violated_family": self.violated_family,
+                "inconclusive": self.inconclusive,
+                "inconclusive_family": self.inconclusive_family, "errors": self.errors,
                 "limit": binomial_limit(self.runs, self.level)}
 
 
 @dataclass
+class PaperAlarms:
+    """The runs with a false VIOLATED among one paper's checks, at both levels, against the
+    paper's family-wise level."""
+
+    paper: str
+    level: float
+    declared: bool = True
+    """False: the paper declares no family; its checks share the suite's Holm correction."""
+    checks: int = 0
+    any_per_check: int = 0
+    any_family: int = 0
+
+    def limit(self, runs: int) -> int:
+        """The binomial limit of the family-wise level over ``runs`` runs."""
+        return binomial_limit(runs, self.level)
+
+    def to_dict(self, runs: int) -> dict[str, Any]:
+        return {"paper": self.paper, "family_level": self.level, "declared": self.declared,
+                "checks": self.checks,
+                "any_per_check": self.any_per_check, "any_family": self.any_family,
+                "rate_per_check": self.any_per_check / max(runs, 1),
+                "rate_family": self.any_family / max(runs, 1), "limit": self.limit(runs),
+                "within": self.any_family <= self.limit(runs)}
+
+
+@dataclass
 class FalseAlarms:
-    """Suite runs with any false VIOLATED, per check and per suite, both corrections."""
+    """Runs with any false VIOLATED, per check and per paper, at both levels."""
 
     suite: str
     seeds: list[int]
-    level: float
     checks: list[CheckAlarms]
-    any_per_check: int = 0
-    any_holm: int = 0
+    papers: dict[str, PaperAlarms]
     elapsed: float = 0.0
     excluded: list[str] = field(default_factory=list)
 
@@ -83,30 +115,23 @@ class FalseAlarms:
         return len(self.seeds)
 
     @property
-    def limit(self) -> int:
-        """The binomial limit of the family-wise level over the runs."""
-        return binomial_limit(self.runs, self.level)
-
-    @property
     def within(self) -> bool:
-        """Whether the Holm count of runs with a false alarm is within the limit."""
-        return self.any_holm <= self.limit
+        """Whether every paper's count of runs with a false alarm (at its family's levels) is
+        within the binomial limit of its family-wise level."""
+        return all(p.any_family <= p.limit(self.runs) for p in self.papers.values())
 
     def to_dict(self) -> dict[str, Any]:
         return {"suite": self.suite, "runs": self.runs,
                 "seeds": [self.seeds[0], self.seeds[-1]] if self.seeds else [],
-                "family_level": self.level, "limit": self.limit, "limit_tail": LIMIT_TAIL,
-                "any_per_check": self.any_per_check, "any_holm": self.any_holm,
-                "rate_per_check": self.any_per_check / max(self.runs, 1),
-                "rate_holm": self.any_holm / max(self.runs, 1), "within": self.within,
+                "limit_tail": LIMIT_TAIL, "within": self.within,
+                "papers": [p.to_dict(self.runs) for p in self.papers.values()],
                 "elapsed": round(self.elapsed, 1), "excluded": self.excluded,
                 "checks": [c.to_dict() for c in self.checks]}
 
 
 def mc_entries(suite: Suite) -> tuple[list[SuiteEntry], list[str]]:
-    """The Monte Carlo checks of ``suite`` (all of them enter the Holm family, as in
-    ``validate``), and the ids of those that expect a verdict other than HOLDS (not counted:
-    their VIOLATED is no false alarm)."""
+    """The Monte Carlo checks of ``suite``, and the ids of those that expect a verdict other
+    than HOLDS (not counted: their VIOLATED is no false alarm)."""
     mc = [e for e in suite.entries if not e.check.deterministic]
     return mc, [e.check.id for e in mc if e.check.expected is not Verdict.HOLDS]
 
@@ -114,13 +139,14 @@ def mc_entries(suite: Suite) -> tuple[list[SuiteEntry], list[str]]:
 def false_alarms(suite: Suite, seeds: Sequence[int], *, jobs: int = 1,
                  progress: bool | str = False) -> FalseAlarms:
     """Run the Monte Carlo checks of ``suite`` under every seed (all tasks in one pool) and
-    count the false VIOLATED verdicts of those that expect HOLDS, under both corrections (the
-    Holm family holds every Monte Carlo check of the suite, as in ``validate``)."""
+    count the false VIOLATED verdicts of those that expect HOLDS, at both levels, per check
+    and per paper (each check at its share of its paper's family, as in ``validate``)."""
     t0 = time.perf_counter()
     entries, excluded = mc_entries(suite)
     if len(entries) == len(excluded):
         raise ValueError(f"suite {suite.name!r} has no Monte Carlo check of a true bound")
     seeds = [int(s) for s in seeds]
+    records = family_records(e.check for e in entries)
     plans = [(s, e, plan(e.check, replicas=e.replicas, quick=e.quick, base_seed=s))
              for s in seeds for e in entries]
     flat = [t for _, _, p in plans for t in p]
@@ -128,59 +154,74 @@ def false_alarms(suite: Suite, seeds: Sequence[int], *, jobs: int = 1,
                          checks={e.check.id: e.check for e in entries})
     tallies = {e.check.id: CheckAlarms(e.check.id, round(1 - e.check.confidence, 12))
                for e in entries if e.check.id not in excluded}
-    level = min(t.level for t in tallies.values())
-    out = FalseAlarms(suite.name, seeds, level, list(tallies.values()), excluded=excluded)
+    papers: dict[str, PaperAlarms] = {}
+    for cid, t in tallies.items():  # a paper without a family: the suite's Holm level
+        level = float(records[cid]["family_level"]) if cid in records else \
+            min(round(1 - e.check.confidence, 12) for e in entries)
+        pa = papers.setdefault(t.paper, PaperAlarms(t.paper, level, cid in records))
+        pa.checks += 1
+    out = FalseAlarms(suite.name, seeds, list(tallies.values()), papers, excluded=excluded)
     by_seed: dict[int, list] = {}
     start = 0
     for s, e, p in plans:
         by_seed.setdefault(s, []).append((e, results[start: start + len(p)]))
         start += len(p)
+    undeclared = [e for e in entries if e.check.id not in records]
     for s in seeds:
-        mine = by_seed[s]
-        items = [(e.check, r, e.check.grid_for(e.quick)) for e, r in mine]
-        holm = suite_level(items)
-        any_pc = any_h = False
-        for e, r in mine:
+        any_pc: set[str] = set()
+        any_f: set[str] = set()
+        seed_records = dict(records)
+        if undeclared:  # as validate: Holm over every Monte Carlo check of the suite
+            holm = suite_level([(e.check, r, e.check.grid_for(e.quick)) for e, r in by_seed[s]])
+            for e in undeclared:
+                if holm is not None and e.check.id in holm.alphas:
+                    seed_records[e.check.id] = holm.record(e.check.id)
+        for e, r in by_seed[s]:
             t = tallies.get(e.check.id)
-            if t is None:  # in the family, not counted
+            if t is None:  # in its paper's family, not counted
                 continue
             t.runs += 1
             per = build_outcome(e.check, r, replicas=e.replicas, quick=e.quick, base_seed=s)
-            rec = holm.record(e.check.id) if holm is not None and e.check.id in holm.alphas \
-                else None
-            hol = build_outcome(e.check, r, replicas=e.replicas, quick=e.quick, base_seed=s,
-                                multiplicity=rec)
+            fam = build_outcome(e.check, r, replicas=e.replicas, quick=e.quick, base_seed=s,
+                                multiplicity=seed_records.get(e.check.id))
             t.errors += per.verdict is Verdict.ERROR
             t.violated += per.verdict is Verdict.VIOLATED
-            t.violated_holm += hol.verdict is Verdict.VIOLATED
+            t.violated_family += fam.verdict is Verdict.VIOLATED
             t.inconclusive += per.verdict is Verdict.INCONCLUSIVE
-            t.inconclusive_holm += hol.verdict is Verdict.INCONCLUSIVE
-            any_pc |= per.verdict is Verdict.VIOLATED
-            any_h |= hol.verdict is Verdict.VIOLATED
-        out.any_per_check += any_pc
-        out.any_holm += any_h
+            t.inconclusive_family += fam.verdict is Verdict.INCONCLUSIVE
+            if per.verdict is Verdict.VIOLATED:
+                any_pc.add(t.paper)
+            if fam.verdict is Verdict.VIOLATED:
+                any_f.add(t.paper)
+        for paper in any_pc:
+            papers[paper].any_per_check += 1
+        for paper in any_f:
+            papers[paper].any_family += 1
     out.elapsed = time.perf_counter() - t0
     return out
 
 
 def format_table(fa: FalseAlarms) -> str:
-    """Observed false-VIOLATED rates per check and per suite."""
+    """Observed false-VIOLATED rates per check and per paper."""
     lines = [f"{fa.suite}: {fa.runs} runs (seeds {fa.seeds[0]}..{fa.seeds[-1]}) of its "
              f"{len(fa.checks)} Monte Carlo checks of true bounds ({fa.elapsed:.0f} s)",
              f"  {'check':<26} {'level':>6} {'VIOLATED':>8} {'rate':>7} {'95% interval':>17} "
-             f"{'limit':>5} {'Holm':>5} {'INCONCL.':>8} {'Holm':>5}"]
+             f"{'limit':>5} {'family':>6} {'INCONCL.':>8} {'family':>6}"]
     for c in fa.checks:
         d = c.to_dict()
         lo, hi = d["rate_95"]
         lines.append(f"  {c.check_id:<26} {c.level:>6g} {c.violated:>8} {d['rate']:>7.3f} "
-                     f"[{lo:>6.4f}, {hi:>6.4f}] {d['limit']:>5} {c.violated_holm:>5} "
-                     f"{c.inconclusive:>8} {c.inconclusive_holm:>5}")
-    lines.append(f"  runs with a false VIOLATED: per-check correction {fa.any_per_check} "
-                 f"({fa.any_per_check / fa.runs:.3f}), suite-level Holm {fa.any_holm} "
-                 f"({fa.any_holm / fa.runs:.3f}); family-wise level {fa.level:g}, binomial "
-                 f"limit {fa.limit} of {fa.runs} -> "
-                 + ("within" if fa.within else "EXCEEDED"))
+                     f"[{lo:>6.4f}, {hi:>6.4f}] {d['limit']:>5} {c.violated_family:>6} "
+                     f"{c.inconclusive:>8} {c.inconclusive_family:>6}")
+    for p in fa.papers.values():
+        lim = p.limit(fa.runs)
+        fam = "the paper's error family" if p.declared else "the suite's Holm correction"
+        lines.append(f"  {p.paper} ({p.checks} checks counted): runs with a false VIOLATED: "
+                     f"per-check levels {p.any_per_check} ({p.any_per_check / fa.runs:.3f}), "
+                     f"{fam} {p.any_family} ({p.any_family / fa.runs:.3f}); "
+                     f"family-wise level {p.level:g}, binomial limit {lim} of {fa.runs} -> "
+                     + ("within" if p.any_family <= lim else "EXCEEDED"))
     for cid in fa.excluded:
-        lines.append(f"  in the Holm family, not counted (expects another verdict than "
+        lines.append(f"  in its paper's family, not counted (expects another verdict than "
                      f"HOLDS): {cid}")
     return "\n".join(lines)

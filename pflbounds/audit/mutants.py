@@ -56,6 +56,7 @@ VERDICT_KEYS = {
     CheckKind.SCALING: ("mean", "x"),
     CheckKind.IDENTITY: ("residual", "mean", "target"),
     CheckKind.HOLDS_WITH_PROBABILITY: ("violations", "count"),
+    CheckKind.COMPARISON: ("draws",),
 }
 """The evidence each kind's verdict reads: a mutant that leaves it unchanged cannot move the
 verdict (other evidence, e.g. a bound drawn beside a fitted rate, is for figures)."""
@@ -128,6 +129,9 @@ class MutantRecord:
     """For a survivor: what each run showed."""
     note: str = ""
     """For a survivor: the paper's explanation of its form (``MUTANT_NOTES``)."""
+    worst: dict[str, Any] | None = None
+    """For a survivor: its re-run on the worst instances of the tightness audit
+    (:mod:`pflbounds.audit.worst_rerun`), or None when not re-run."""
 
 
 @dataclass
@@ -159,6 +163,8 @@ class MutantAudit:
     jobs: int = 1
     left_out: list[str] = field(default_factory=list)
     """Checks of the paper the audit did not run (outside the paper's ``AUDIT_CHECKS``)."""
+    worst_source: str = ""
+    """The tightness document the survivors were re-run on (empty: not re-run)."""
 
     @property
     def stronger(self) -> list[MutantRecord]:
@@ -173,6 +179,18 @@ class MutantAudit:
         """Caught or refuted, over the stronger mutants."""
         s = self.stronger
         return None if not s else sum(m.status in ("caught", "refuted") for m in s) / len(s)
+
+    def worst_totals(self) -> dict[str, Any] | None:
+        """The stronger mutants by final status, the survivors re-run on the worst
+        instances (:func:`pflbounds.audit.worst_rerun.worst_summary`); None when not
+        re-run."""
+        if not self.worst_source:
+            return None
+        from pflbounds.audit.worst_rerun import worst_summary
+
+        out = worst_summary([_mutant_dict(m) for m in self.stronger])
+        out["source"] = self.worst_source
+        return out
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per form: counts of each class and status, and its checks."""
@@ -195,6 +213,7 @@ class MutantAudit:
                        "stronger": len(s),
                        **{st: sum(m.status == st for m in s) for st in STATUSES},
                        "detected_fraction": self.detected_fraction},
+            "worst_instances": self.worst_totals(),
             "rows": self.rows(),
             "survivors": [_mutant_dict(m) for m in self.survivors],
             "mutants": [_mutant_dict(m) for f in self.forms for m in f.mutants],
@@ -211,7 +230,7 @@ def _mutant_dict(m: MutantRecord) -> dict[str, Any]:
          "operator": m.operator, "change": m.change, "formula": m.formula, "class": m.cls}
     if m.status is not None:
         d.update(status=m.status, caught_by=m.caught_by, explanation=m.explanation,
-                 note=m.note,
+                 note=m.note, worst=m.worst,
                  runs=[asdict(r) for r in m.runs])
     return d
 
@@ -471,12 +490,26 @@ def format_table(audit: MutantAudit) -> str:
     lines.append(
         f"  stronger mutants caught or refuted: {sum(m.status != 'survived' for m in s)} of "
         f"{len(s)}" + ("" if frac is None else f" ({100 * frac:.1f}%)"))
+    w = audit.worst_totals()
+    if w is not None:
+        frac = w["accounted_fraction"]
+        lines.append(
+            f"  survivors re-run on the worst instances ({w['source']}): "
+            f"{w['caught at the worst instance']} caught there, "
+            f"{w['true at the worst instance']} true there (the bound is loose at least as "
+            f"much), {w['unreached']} unreached")
+        lines.append(
+            f"  stronger mutants caught, refuted, or caught or true at the worst instance: "
+            f"{w['accounted']} of {w['stronger']}"
+            + ("" if frac is None else f" ({100 * frac:.1f}%)"))
     if audit.survivors:
         lines.append("  survivors:")
         for m in audit.survivors:
             lines.append(f"    {m.key}: {m.change}")
             lines.append(f"      {m.formula}")
             lines.append(f"      {m.explanation}")
+            if m.worst is not None:
+                lines.append(f"      worst instance: {worst_text(m.worst)}")
             if m.note:
                 lines.append(f"      why: {m.note}")
     if audit.not_evaluated:
@@ -490,3 +523,15 @@ def format_table(audit: MutantAudit) -> str:
         lines.append(f"  not audited (outside the paper's AUDIT_CHECKS): "
                      f"{', '.join(audit.left_out)}")
     return "\n".join(lines)
+
+
+def worst_text(w: dict[str, Any]) -> str:
+    """A survivor's worst-instance status in one line."""
+    if w["status"] == "unreached":
+        return f"unreached: {w.get('why', '')}".strip()
+    factor = w.get("factor")
+    loose = (f"; the bound is loose there by at least x{factor:.3g}"
+             if factor is not None and w["status"].startswith("true") else "")
+    return (f"{w['status']} ({w.get('source', '')}: measured/mutant "
+            f"{w['ratio_to_mutant']:.3g} at {w.get('instance', '')}, found "
+            f"{w.get('how', '')}){loose}")

@@ -17,6 +17,7 @@ EXPORTS = {
     "Check": "check",
     "CheckKind": "kinds",
     "Evaluation": "verdicts",
+    "ErrorFamily": "family",
     "EvidenceError": "evidence",
     "Outcome": "outcome",
     "Simulate": "check",

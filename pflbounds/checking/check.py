@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pflbounds.checking.draws import DrawPlan
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.checking.kinds import (
     BOUND_MODES,
     COSTS,
     ENGINES,
+    ORDERS,
     RATE_AXES,
     SIDES,
     CheckKind,
@@ -46,7 +48,9 @@ class Check:
     ``bound_mode`` (bound_holds, Monte Carlo): ``expectation``, ``paired`` or ``per_replica``
     (:data:`pflbounds.checking.kinds.BOUND_MODES`); per-replica bounds come as
     ``bound_samples``. ``delta`` (holds_with_probability): the failure probability the claim
-    allows.
+    allows. ``methods``, ``order`` and ``plan`` (comparison): the methods in the claimed order
+    of their metric, ``increasing`` or ``decreasing`` along them, and the draws chosen before
+    the run (:class:`~pflbounds.checking.draws.DrawPlan`; ``replicas`` is its draw count).
 
     Checks compare by identity; two checks are the same claim when their ids are equal.
     """
@@ -89,6 +93,9 @@ class Check:
     """How long a run of its full grid takes on 2 cores: ``cheap`` (under a minute),
     ``minutes`` (up to about a quarter of an hour) or ``long`` (more); None: derived by
     :func:`pflbounds.checking.cost.cost_of`."""
+    methods: tuple[str, ...] = ()
+    order: str = "increasing"
+    plan: DrawPlan | None = None
     plot: Callable[[Outcome], list[dict]] | None = None
     xlabel: str = ""
     ylabel: str = ""
@@ -100,6 +107,9 @@ class Check:
         set_(self, "expected", Verdict(self.expected))
         set_(self, "grid", _grid(self.id, "grid", self.grid))
         set_(self, "requires", tuple(self.requires))
+        set_(self, "methods", tuple(str(m) for m in self.methods))
+        if self.kind is CheckKind.COMPARISON and self.plan is not None and self.replicas == 1:
+            set_(self, "replicas", int(self.plan.draws))  # the draws are the replicas
         if self.quick_grid is not None:
             set_(self, "quick_grid", _grid(self.id, "quick_grid", self.quick_grid))
         problems = list(_problems(self))
@@ -196,6 +206,10 @@ def _problems(c: Check) -> list[str]:
             out.append(f"holds_with_probability needs delta in (0, 1), got {c.delta}")
         if c.engine != "mc":
             out.append("holds_with_probability counts violations over draws: engine 'mc'")
+    if c.kind is CheckKind.COMPARISON:
+        out.extend(_comparison_problems(c))
+    elif c.methods or c.plan is not None:
+        out.append("methods and plan belong to comparison checks")
     if c.kind is CheckKind.IDENTITY and c.tolerance is None:
         out.append("identity checks need tolerance")
     if c.tolerance is not None and c.tolerance < 0:
@@ -208,4 +222,19 @@ def _problems(c: Check) -> list[str]:
         Verdict.CONFIRMED, Verdict.NOT_CONFIRMED
     ):
         out.append(f"only erratum checks can expect {c.expected.value}")
+    return out
+
+
+def _comparison_problems(c: Check) -> list[str]:
+    out: list[str] = []
+    if c.engine != "mc":
+        out.append("a comparison is judged over independent draws: engine 'mc'")
+    if len(c.methods) < 2 or len(set(c.methods)) != len(c.methods):
+        out.append(f"a comparison needs two or more distinct methods, got {c.methods}")
+    if c.order not in ORDERS:
+        out.append(f"order must be one of {ORDERS}, got {c.order!r}")
+    if c.plan is None:
+        out.append("a comparison declares its draws before the run: plan=DrawPlan(...)")
+    elif int(c.replicas) != int(c.plan.draws):
+        out.append(f"replicas ({c.replicas}) must equal the plan's draws ({c.plan.draws})")
     return out

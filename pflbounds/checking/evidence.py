@@ -23,6 +23,8 @@ Measured values
       some entry).
     * holds_with_probability: ``samples`` with ``bound_samples`` as above, or ``violations``
       (R,) or (R, ...) booleans (a replica counts once if any entry is violated).
+    * comparison: ``draws`` (R, M), the metric of each of M methods in each draw (kept as is:
+      every draw enters the evidence).
 
 Curves and bounds
     * ``ks`` (n,): recorded iteration counts or another x-axis (default ``0..n-1``);
@@ -36,7 +38,8 @@ Curves and bounds
 Combining blocks
     Keys in :data:`ADDITIVE_KEYS` and keys starting with ``sum_``, ``sumsq_`` or ``count_``
     are summed; keys starting with ``min_`` or ``max_`` take the elementwise minimum or
-    maximum. ``residual`` takes the largest absolute value. Keys in
+    maximum; keys in :data:`CONCAT_KEYS` (per-draw values) are concatenated along their first
+    axis, in block order. ``residual`` takes the largest absolute value. Keys in
     :data:`STRUCTURAL_KEYS` must agree between blocks. Any other key is extra evidence for
     figures: the first block's value is kept.
 """
@@ -54,6 +57,7 @@ EXTREME_PREFIXES = {"min_": np.minimum, "max_": np.maximum}
 STRUCTURAL_KEYS = frozenset(
     {"ks", "bound", "bound_printed", "bound_corrected", "target", "fit_mask", "support"}
 )
+CONCAT_KEYS = frozenset({"draws"})
 MAX_CROSS = 256
 """Curves up to this length get ``sumcross`` from :func:`mc_block` by default."""
 
@@ -177,6 +181,10 @@ def combine_blocks(blocks: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.n
                 if np.shape(value) != np.shape(out[key]):
                     raise EvidenceError(f"evidence {key!r} changes shape in block {b}")
                 out[key] = EXTREME_PREFIXES[key[:4]](out[key], value)
+            elif key in CONCAT_KEYS:
+                if np.ndim(value) < 1 or np.shape(value)[1:] != np.shape(out[key])[1:]:
+                    raise EvidenceError(f"evidence {key!r} changes shape in block {b}")
+                out[key] = np.concatenate([out[key], value], axis=0)
             elif key == "residual":
                 out[key] = np.maximum(np.max(np.abs(out[key])), np.max(np.abs(value)))
             elif key in STRUCTURAL_KEYS:

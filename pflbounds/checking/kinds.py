@@ -16,6 +16,9 @@ class CheckKind(StrEnum):
     * ``ERRATUM``: the printed bound is violated and the corrected one holds.
     * ``HOLDS_WITH_PROBABILITY``: a per-draw bound (data-dependent, high-probability) fails in
       at most a fraction delta of independent draws (Clopper-Pearson limits).
+    * ``COMPARISON``: one method's metric is below (or above) another's, or several methods
+      order as the paper prints them, judged on paired differences over independent draws
+      (t intervals; :mod:`pflbounds.checking.comparison`).
     """
 
     BOUND_HOLDS = "bound_holds"
@@ -25,6 +28,7 @@ class CheckKind(StrEnum):
     IDENTITY = "identity"
     ERRATUM = "erratum"
     HOLDS_WITH_PROBABILITY = "holds_with_probability"
+    COMPARISON = "comparison"
 
 
 class Verdict(StrEnum):
@@ -58,5 +62,8 @@ RATE_AXES = ("loglog", "semilog")
 SIDES = ("both", "at_most", "at_least")
 """What a rate or scaling claim says of its estimate: within predicted ± tolerance, or at most
 predicted + tolerance, or at least predicted - tolerance (one-sided claims)."""
+ORDERS = ("increasing", "decreasing")
+"""The claimed order of a comparison's methods: ``increasing``, the metric grows along them
+(an error, the best first); ``decreasing``, it falls (an accuracy, the best first)."""
 COSTS = ("cheap", "minutes", "long")
 """The cost classes of a check (:mod:`pflbounds.checking.cost`)."""

@@ -17,7 +17,7 @@ from pflbounds.checking.statistics import Moments, covariance, moments
 @dataclass
 class Tally:
     """Counts of Monte Carlo comparisons and of their rejections (the interval wholly on the
-    violating side), filled in by the verdict functions for suite-level corrections."""
+    violating side), filled in by the verdict functions."""
 
     comparisons: int = 0
     rejections: int = 0
@@ -28,8 +28,9 @@ class Tally:
 
 
 def level_text(check: Check, m: int, alpha: float | None) -> str:
-    """How the per-comparison level was set: Bonferroni inside the check, or a given level
-    (a suite-level Holm correction)."""
+    """How the per-comparison level was set: Bonferroni inside the check (at its
+    ``confidence``, which a paper's error family sets to the check's share), or a level given
+    by the caller (a suite-level Holm correction, :mod:`pflbounds.running.holm`)."""
     if alpha is None:
         return f"{100 * check.confidence:g}% (Bonferroni over {m})"
     return f"{100 * (1 - alpha):.6g}% per comparison (suite-level Holm)"

@@ -20,8 +20,10 @@ class Outcome:
     ``margin``: bound kinds: the smallest bound/measured ratio (lower bounds: measured/bound),
     so values >= 1 mean the bound holds with room; rate and scaling: the largest
     |estimate - predicted|; identity: tolerance / max residual; erratum: the printed bound's
-    margin. ``evidence``: one dict per grid point with ``point``, ``params`` and arrays
-    (``ks``, ``mean``, ``lo``, ``hi``, ``bound`` ... and any extra evidence). ``fits``: the
+    margin; comparison: the smallest lower limit of a claimed paired difference (> 0: every
+    pair on the claimed side), in the metric's units. ``evidence``: one dict per grid point
+    with ``point``, ``params`` and arrays (``ks``, ``mean``, ``lo``, ``hi``, ``bound`` ...
+    and any extra evidence). ``fits``: the
     slope fits of rate and scaling checks. ``elapsed``: seconds spent in the check's tasks
     (summed over workers). ``timestamp``: UTC time of aggregation (ISO 8601). ``claims``: the
     verdict of each claim the check tests, form -> verdict (two for an erratum check: its

@@ -8,7 +8,7 @@ corrected form). ``Outcome.margin`` keeps its own, kind-dependent, definition fo
 programs that read it.
 
 Checks that do not compare a value with a bound (rate, scaling, identity, holds with
-probability) have a kind statistic instead (:func:`kind_statistic`).
+probability, comparison) have a kind statistic instead (:func:`kind_statistic`).
 """
 
 from __future__ import annotations
@@ -238,6 +238,31 @@ def _probability_statistic(outcome: Any) -> str:
             f"{_n(delta)}" + (f" at {where}" if where else ""))
 
 
+def _comparison_statistic(outcome: Any) -> str:
+    cfg = outcome.config or {}
+    methods, order = list(cfg.get("methods") or []), cfg.get("order", "increasing")
+    worst = None
+    for p in outcome.evidence or []:
+        if "lo" not in p or "differences" not in p:
+            continue
+        lo = np.atleast_1d(np.asarray(p["lo"], dtype=np.float64))
+        if lo.size and (worst is None or float(lo.min()) < worst[0]):
+            worst = (float(lo.min()), p, int(np.argmin(lo)))
+    if worst is None:
+        return ""
+    _, p, j = worst
+    mean = float(np.atleast_1d(p["mean"])[j])
+    hi = float(np.atleast_1d(p["hi"])[j])
+    name = f"pair {j + 1}"
+    if len(methods) > j + 1:
+        a, b = methods[j], methods[j + 1]
+        name = f"{b} - {a}" if order == "increasing" else f"{a} - {b}"
+    where = where_text(outcome, p.get("point"))
+    n = int(_num(p.get("count")))
+    return (f"{name} {_n(mean)} [{_n(worst[0])}, {_n(hi)}] over {n} draws vs 0"
+            + (f" at {where}" if where else ""))
+
+
 def kind_statistic(outcome: Any) -> str:
     """The statistic a rate, scaling, identity or holds-with-probability outcome is judged on,
     in one line (``slope -0.98 [-1.02, -0.95] vs predicted -1 ± 0.1``); empty for the bound
@@ -249,4 +274,6 @@ def kind_statistic(outcome: Any) -> str:
         return _identity_statistic(outcome)
     if kind is CheckKind.HOLDS_WITH_PROBABILITY:
         return _probability_statistic(outcome)
+    if kind is CheckKind.COMPARISON:
+        return _comparison_statistic(outcome)
     return ""

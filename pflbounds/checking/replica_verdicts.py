@@ -124,7 +124,7 @@ def probability_points(
     """Verdict of a holds_with_probability check (see the module docstring); ``alpha`` and
     ``tally`` as for :func:`replica_bound_points`."""
     delta = float(check.delta)
-    suite_level = alpha is not None
+    given = alpha is not None
     alpha = bonferroni(check.confidence, len(evidence)) if alpha is None else alpha
     verdicts: list[Verdict] = []
     points: list[dict[str, Any]] = []
@@ -140,7 +140,7 @@ def probability_points(
         v = (Verdict.HOLDS if hi <= delta else
              Verdict.VIOLATED if lo > delta else Verdict.INCONCLUSIVE)
         verdicts.append(v)
-        level = (f"{100 * (1 - alpha):.6g}% (suite-level Holm)" if suite_level else
+        level = (f"{100 * (1 - alpha):.6g}% (suite-level Holm)" if given else
                  f"{100 * check.confidence:g}% (Bonferroni over {len(evidence)})")
         if hi > worst_hi:
             worst_hi = hi

@@ -31,6 +31,7 @@ Semantics (see also :mod:`pflbounds.checking.statistics` for the intervals):
 
 * per-replica bounds (``bound_mode`` paired or per_replica) and ``holds_with_probability``:
   see :mod:`pflbounds.checking.replica_verdicts`.
+* ``comparison``: paired differences over draws, see :mod:`pflbounds.checking.comparison`.
 
 Combining several points or fits: VIOLATED if any is violated, HOLDS if all hold, else
 INCONCLUSIVE. NaN in measured values or bounds is an evidence error (verdict ERROR).
@@ -47,6 +48,7 @@ import numpy as np
 
 from pflbounds.checking.bound_verdicts import Family, bound_family
 from pflbounds.checking.check import Check
+from pflbounds.checking.comparison import comparison_points
 from pflbounds.checking.details import claim_reference, claim_text, entry_text, excess, g
 from pflbounds.checking.evidence import EvidenceError
 from pflbounds.checking.fits import fits_evaluation, rate_fits, scaling_fits
@@ -80,8 +82,8 @@ class Evaluation:
     points: list[dict[str, Any]]
     fits: list[dict[str, Any]] = field(default_factory=list)
     comparisons: int = 0
-    """Monte Carlo comparisons made (0 for deterministic engines): the family size that a
-    suite-level correction counts (see :mod:`pflbounds.running.multiplicity`)."""
+    """Monte Carlo comparisons made (0 for deterministic engines): the check's share of its
+    paper's family-wise level is split among them (:mod:`pflbounds.running.multiplicity`)."""
     rejections: int = 0
     """Of those, the comparisons whose whole interval lies on the violating side."""
     claims: dict[str, Verdict] = field(default_factory=dict)
@@ -158,9 +160,10 @@ def evaluate(
 ) -> Evaluation:
     """Verdict of ``check`` from the combined evidence of each grid point.
 
-    ``alpha``: the one-sided level of every Monte Carlo comparison, set by a suite-level
-    correction; by default each check corrects its own comparisons (Bonferroni at
-    ``1 - confidence``). The Evaluation counts the Monte Carlo comparisons and rejections.
+    ``alpha``: the one-sided level of every Monte Carlo comparison, when the caller sets it;
+    by default each check corrects its own comparisons (Bonferroni at ``1 - confidence``; a
+    paper's error family sets the check's confidence to its share of the family's level).
+    The Evaluation counts the Monte Carlo comparisons and rejections.
     Raises :class:`EvidenceError` when the evidence does not follow the conventions.
     """
     if len(evidence) != len(params):
@@ -199,6 +202,10 @@ def _evaluate(
             points.append(d)
         return Evaluation(verdict, margin, detail, points)
 
+    if kind is CheckKind.COMPARISON:
+        verdict, margin, detail, points = comparison_points(check, evidence, params,
+                                                            alpha=alpha, tally=tally)
+        return Evaluation(verdict, margin, detail, points)
     if kind is CheckKind.HOLDS_WITH_PROBABILITY:
         verdict, margin, detail, points = probability_points(check, evidence, params,
                                                              alpha=alpha, tally=tally)

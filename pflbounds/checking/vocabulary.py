@@ -100,6 +100,8 @@ KIND_STATISTICS: dict[str, str] = {
     "identity": "the largest |residual| of the identity against its tolerance",
     "holds_with_probability": "the share of draws in which the bound fails, with its "
                               "Clopper-Pearson interval, against the allowed delta",
+    "comparison": "the mean paired difference between two methods over the draws, with its "
+                  "t interval, against 0 (the claimed side above)",
 }
 """Checks that do not compare a value with a bound report their own statistic instead of a
 ratio."""
@@ -113,6 +115,9 @@ CHECK_KINDS: dict[str, str] = {
     "erratum": "erratum: the printed side and the corrected form, on one instance",
     "holds_with_probability": "with probability: a per-draw bound fails in at most a share "
                               "delta of the draws",
+    "comparison": "comparison: one method's metric below (or above) another's, or a row of a "
+                  "table in the printed order, judged on paired differences over independent "
+                  "draws",
 }
 """Check kinds as the report names them (the kind's value, with its meaning)."""
 

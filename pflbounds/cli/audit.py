@@ -102,6 +102,11 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     audit = audit_mutants(paper, seed=seed, grids=grids, jobs=args.jobs, only=only,
                           notes=declared(paper, "MUTANT_NOTES", {}),
                           audited=declared(paper, "AUDIT_CHECKS", None))
+    if not args.no_worst:
+        from pflbounds.audit.worst_rerun import attach_worst, load_tightness
+
+        folder = _folder(args.out)
+        attach_worst(audit, load_tightness(folder / f"tightness-{paper}.json"))
     doc = audit.to_dict()
     path = _write(args.out, f"mutants-{paper}.json", doc)
     _show(doc, format_table(audit), path, args.json)
@@ -110,23 +115,45 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 def cmd_tightness(args: argparse.Namespace) -> int:
     from pflbounds.audit.declarations import declared
-    from pflbounds.audit.tightness import audit_tightness, format_table
-    from pflbounds.extras import require
+    from pflbounds.tightness.case import CaseError
+    from pflbounds.tightness.declared import paper_cases
+    from pflbounds.tightness.paper_audit import format_table, run_tightness, stderr_progress
+    from pflbounds.tightness.record import CacheError
 
-    require("pepit", "pflbounds audit tightness")
     paper = _paper(args.paper)
-    cases = declared(paper, "TIGHTNESS", [])
-    if not cases:
-        raise CliError(f"paper {paper} declares no tightness case (TIGHTNESS in its audit "
-                       "module)")
-    folder = _folder(args.out)
+    try:
+        cases = paper_cases(paper)
+    except CaseError as e:
+        raise CliError(str(e)) from None
+    pepit = declared(paper, "TIGHTNESS", [])
+    if pepit or any(c.model.startswith("gd_pepit") for c in cases):
+        from pflbounds.extras import require
+
+        require("pepit", "pflbounds audit tightness")
+    only = [r.strip() for r in args.only.split(",")] if args.only else None
+    if only:
+        from pflbounds.symbolic import catalog
+
+        known = {r.id for r in catalog.results(paper)}
+        bad = [r for r in only if r not in known]
+        if bad:
+            raise CliError(f"--only {', '.join(bad)}: not a result of {paper} "
+                           f"(`pflbounds list --paper {paper}`)")
     horizons = _horizons(args.horizons) if args.horizons else None
-    audit = audit_tightness(paper, cases, cache_path=folder / "pepit-cache.json",
-                            horizons=horizons)
+    folder = _folder(args.out)
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise CliError(f"cannot create the audit folder {folder} ({e.strerror or e})") from None
+    try:
+        audit = run_tightness(paper, folder, horizons=horizons, only=only,
+                              progress=None if args.quiet else stderr_progress())
+    except (CaseError, CacheError) as e:
+        raise CliError(str(e)) from None
     doc = audit.to_dict()
     path = _write(args.out, f"tightness-{paper}.json", doc)
     _show(doc, format_table(audit), path, args.json)
-    return EXIT_FINDING if audit.verdict == "VIOLATED" else 0
+    return EXIT_FINDING if audit.finding else 0
 
 
 def cmd_false_alarms(args: argparse.Namespace) -> int:
@@ -181,15 +208,24 @@ def add_audit_commands(sub: Any, int_at_least: Any, jobs: Any, seed: Any) -> Non
     m.add_argument("--jobs", type=jobs, default=1,
                    help="worker processes (default 1: this process; at most 4 per core)")
     m.add_argument("--only", metavar="IDS", help="only these result ids (comma-separated)")
-    m.add_argument("--out", metavar="DIR", help=out_help)
+    m.add_argument("--out", metavar="DIR", help=out_help + "; the survivors are re-run on "
+                   "the worst instances of tightness-PAPER.json found there")
+    m.add_argument("--no-worst", action="store_true",
+                   help="do not re-run the survivors on the tightness audit's worst instances")
     m.add_argument("--json", action="store_true", help=json_help)
     m.set_defaults(func=cmd_mutants)
 
-    t = a.add_parser("tightness", help="encoded bounds against PEPit's exact worst case")
-    t.add_argument("--paper", required=True, help="the paper whose tightness cases to run")
+    t = a.add_parser("tightness", help="how tight is each bound: the worst admissible "
+                                       "instance found for every declared case")
+    t.add_argument("--paper", required=True, help="the paper whose worst-case searches to run "
+                                                  "(WORST_CASES and TIGHTNESS in its audit.py)")
+    t.add_argument("--only", metavar="IDS", help="only these result ids (comma-separated)")
     t.add_argument("--horizons", metavar="K,K,...",
-                   help="iteration counts (default: each case's, up to K = 50)")
-    t.add_argument("--out", metavar="DIR", help=out_help + "; solved values are cached there")
+                   help="iteration counts of the PEPit cases (TIGHTNESS; default: each "
+                        "case's, up to K = 50)")
+    t.add_argument("--out", metavar="DIR", help=out_help + "; searches and solves are cached "
+                                                           "there")
+    t.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     t.add_argument("--json", action="store_true", help=json_help)
     t.set_defaults(func=cmd_tightness)
 

@@ -167,8 +167,9 @@ def build(handlers: Mapping[str, Handler]) -> argparse.ArgumentParser:
     s.add_argument("--out", metavar="DIR",
                    help="results folder (default reports/SUITE_NAME); its parent must exist")
     s.add_argument("--per-check", action="store_true",
-                   help="correct each Monte Carlo check on its own (Bonferroni at 1 - confidence "
-                        "per check) instead of one Holm correction over the whole suite")
+                   help="judge each Monte Carlo check at its own 1 - confidence (Bonferroni "
+                        "over its comparisons) instead of at its share of its paper's "
+                        "family-wise level")
     s.add_argument("--json", action="store_true", help=JSON_HELP)
     s.set_defaults(func=handlers["validate"])
 
@@ -183,8 +184,8 @@ def build(handlers: Mapping[str, Handler]) -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=_jobs_type(), default=1,
                    help="worker processes when a suite is run (default 1; at most 4 per core)")
     s.add_argument("--per-check", action="store_true",
-                   help="when a suite is run: correct each Monte Carlo check on its own "
-                        "instead of one Holm correction over the suite")
+                   help="when a suite is run: judge each Monte Carlo check at its own 1 - "
+                        "confidence instead of at its share of its paper's family-wise level")
     _add_run_options(s)
     s.add_argument("--audit", metavar="DIR",
                    help="add the audit chapter from the files `pflbounds audit ...` wrote in DIR "

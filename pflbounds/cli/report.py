@@ -58,7 +58,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 raise CliError(f"--jobs must be >= 1, got {args.jobs}")
             from pflbounds.running.suite import sweep_suite
 
-            multiplicity = "per-check" if getattr(args, "per_check", False) else "holm"
+            multiplicity = "per-check" if getattr(args, "per_check", False) else "paper"
             _, run = sweep(args, lambda **kw: sweep_suite(
                 suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
             outcomes, skipped = run.outcomes, run.skipped
@@ -125,8 +125,14 @@ def _report_write(args, outcomes, suite, suite_name, results, out, save, audit,
                         *(["--detail", detail] if detail != "quick" else [])])
     made_by = data_command(outcomes, results or data_dir,
                            suites_dir=suite.path.parent if suite and suite.path else "validation")
+    from pflbounds.audit.files import AUDIT_DIR
+    from pflbounds.reporting.tightness_text import load_tightness_records
+
+    # the tightness audit's records (never a search): from --audit, else the default folder
+    tightness = load_tightness_records(args.audit or AUDIT_DIR)
     report = build_report(outcomes, suite=suite_name, command=command, audit=audit,
-                          data_command_line=made_by, detail=detail, skipped=skipped)
+                          data_command_line=made_by, detail=detail, skipped=skipped,
+                          tightness=tightness)
     try:
         pdf = write_report(report, out, RESULT_FILES)
     except ReportFolderError as e:

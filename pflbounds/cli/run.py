@@ -31,6 +31,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     require_extras(check)  # MissingExtra: one line naming the pip install to run
     if args.replicas is not None and not check.deterministic:
         from pflbounds.limits import LimitError, check_replicas
+        from pflbounds.running.config import effective_replicas
+
+        try:
+            effective_replicas(check, args.replicas)  # a comparison's draws are declared
+        except ValueError as e:
+            raise CliError(str(e)) from None
 
         try:
             check_replicas("--replicas", args.replicas, len(check.grid_for(args.quick)),
@@ -136,7 +142,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         check_results_folder(out, parents=not args.out)
     except OutputError as e:
         raise CliError(f"{label}{e}") from None
-    multiplicity = "per-check" if args.per_check else "holm"
+    multiplicity = "per-check" if args.per_check else "paper"
     cache, run = sweep(args, lambda **kw: sweep_suite(
         suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
     if idx is not None and cache is not None:

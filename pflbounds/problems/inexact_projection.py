@@ -1,6 +1,7 @@
 """Projections onto K(r) as a projected-gradient method uses them: a projector with a choice
 of method and warm starts, the controlled-delta projection, the a-posteriori inexactness
-delta_k and the gradient mapping G_eta.
+delta_k, the gradient mapping G_eta and its squared norm with the exact projection as a
+certified interval.
 
 Definitions (Erickson & Johansson 2025, §4 and digest §4.3, with the typo of the printed
 definition fixed): u is a delta-inexact projection of z when u is in K and
@@ -22,6 +23,7 @@ from pflbounds.problems.pairwise_dual import dual_project
 __all__ = [
     "PROJECTION_METHODS",
     "Projector",
+    "certified_gradient_mapping_sq",
     "controlled_delta",
     "gradient_mapping",
     "inexactness",
@@ -113,3 +115,15 @@ def controlled_delta(z: np.ndarray, exact: np.ndarray, centre: np.ndarray, eta: 
             a > 0, a, 1.0)), 0.0)
     lam = np.clip(lam, 0.0, 1.0)
     return exact + lam[..., None, None] * w
+
+
+def certified_gradient_mapping_sq(theta: np.ndarray, grad: np.ndarray, eta: float,
+                                  proj: Projector) -> tuple[np.ndarray, np.ndarray]:
+    """||G_eta(theta)||^2 with the exact projection, per replica, as a certified interval
+    (lower, upper): G_eta is computed with ``proj`` (``grad`` = grad f(theta)), whose last
+    certified gap g bounds ||G - G_exact|| by sqrt(2 g)/eta (an exact ``proj``, with no gap,
+    gives lower = upper)."""
+    G = gradient_mapping(theta, grad, eta, proj)
+    norm = np.sqrt((G * G).sum(axis=(-2, -1)))
+    err = np.zeros_like(norm) if proj.gap is None else np.sqrt(2 * np.maximum(proj.gap, 0)) / eta
+    return np.maximum(norm - err, 0.0) ** 2, (norm + err) ** 2

@@ -3,8 +3,9 @@
 * :class:`LowRankRegression` (population A): z_i ~ N(0, I_q), w_i = W* z_i (q < p), x ~ N(0,
   I_p), y = w_i^T x + e, e ~ N(0, s^2); per-point features psi(x, y) = y x (E[y x] = w_i);
   linear-linear networks theta = H A psibar_i. Exact F, grad F (closed form, numpy), the
-  constants L_1, L_2, L_3 of the digest's Testbed A table, and F_* from the nuclear-norm
-  program (cvxpy + Clarabel).
+  constants L_1, L_2, L_3 of the digest's Testbed A table, the variances of descriptors from
+  batches of b < m points (exact over the batch draw), and F_* from the nuclear-norm program
+  (cvxpy + Clarabel).
 * :class:`LabelShift` (population C): C Gaussian classes x | y = c ~ N(mu_c, I_p), client
   label proportions pi_i ~ Dir(alpha 1_C), m training points per client; the risk of a
   classifier on client i is sum_c pi_ic e_c(theta_i) with e_c estimated on held-out points of
@@ -102,6 +103,44 @@ class LowRankInstance:
     def L3(self) -> float:
         """L_3 = 2 max(lam_h, lam_v), the smoothness of f = lam_h||H||^2 + lam_v||A||^2."""
         return 2 * max(self.lam_h, self.lam_v)
+
+    def batch_moments(self, b: int) -> np.ndarray:
+        """E delta delta^T for delta = psibar_B - psibar_S, B of b points drawn without
+        replacement from the client's m: (1/b) (m - b)/(m - 1) S_i, (n, p, p), S_i the
+        client's covariance of psi (divisor m)."""
+        m = self.m
+        dev = self.psi - self.psibar[:, None, :]
+        S = np.einsum("imp,imq->ipq", dev, dev) / m
+        return S * (m - b) / (b * (m - 1))
+
+    def batch_variances(self, b: int, H: np.ndarray, A: np.ndarray) -> tuple[float, float]:
+        """The largest variances of batch descriptors, exact over the batch draw, over the
+        clients and the networks (H, A) of shapes (E, p, l), (E, l, p): b E_B||J(B) -
+        J(S)||_op^2 and b E_B||H A (psibar_B - psibar_S)||^2, J(B) the Jacobian of (H, A) ->
+        H A psibar_B. With delta = psibar_B - psibar_S, ||J(delta)||_op^2 = ||A delta||^2 +
+        ||delta||^2 ||H||_2^2 (digest §6.1)."""
+        C = self.batch_moments(b)  # (n, p, p)
+        AtA = np.einsum("elp,elq->epq", A, A)
+        M = np.einsum("epl,elq->epq", H, A)
+        MtM = np.einsum("erp,erq->epq", M, M)
+        h2 = np.linalg.norm(H, ord=2, axis=(1, 2)) ** 2  # ||H||_2^2 per network
+        trC = np.trace(C, axis1=1, axis2=2)
+        jac = np.einsum("epq,iqp->ei", AtA, C) + h2[:, None] * trC[None, :]
+        out = np.einsum("epq,iqp->ei", MtM, C)
+        return float(b * jac.max()), float(b * out.max())
+
+    def batch_jacobian_norm(self, b: int, H: np.ndarray, A: np.ndarray,
+                            rng: np.random.Generator, draws: int = 16) -> float:
+        """max ||J(B_i, eta)||_op = sqrt(||A psibar_B||^2 + ||psibar_B||^2 ||H||_2^2) over the
+        networks (H, A), the clients' full data and ``draws`` batches of b points per client
+        drawn without replacement (a sup estimate from below)."""
+        idx = np.argsort(rng.random((draws, self.n, self.m)), axis=2)[..., :b]
+        pb = np.take_along_axis(self.psi[None], idx[..., None], axis=2).mean(axis=2)
+        pbs = np.concatenate([self.psibar[None], pb]).reshape(-1, self.p)  # (draws*n, p)
+        h2 = np.linalg.norm(H, ord=2, axis=(1, 2)) ** 2
+        Av = np.einsum("elp,jp->ejl", A, pbs)
+        J2 = np.sum(Av**2, axis=2) + h2[:, None] * np.sum(pbs**2, axis=1)[None]
+        return float(np.sqrt(J2.max()))
 
     @cached_property
     def F_star(self) -> tuple[float, float]:

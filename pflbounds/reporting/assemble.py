@@ -261,8 +261,8 @@ def data_command(outcomes: Sequence[Any], results_dir: str | Path | None = None,
     configs = [o.config or {} for o in outcomes]
     seeds = {c.get("base_seed", o.seed) for c, o in zip(configs, outcomes, strict=True)}
     quick = {bool(c.get("quick", False)) for c in configs}
-    # validate corrects Monte Carlo checks over the whole suite (Holm) unless --per-check;
-    # the suite-level correction is recorded in each Monte Carlo config.
+    # validate judges each Monte Carlo check at its share of its paper's error family unless
+    # --per-check; the family is recorded in each Monte Carlo config.
     mc = [c for c in configs if c.get("engine") == "mc"]
     per_check = bool(mc) and not any("multiplicity" in c for c in mc)
     ids = sorted(o.check_id for o in outcomes)
@@ -404,7 +404,8 @@ def check_outcome_papers(outcomes: Sequence[Any]) -> None:
 def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
                  title: str | None = None, audit: Any = None,
                  data_command_line: str = "", detail: str = "quick",
-                 skipped: Mapping[str, str] | None = None) -> Report:
+                 skipped: Mapping[str, str] | None = None,
+                 tightness: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> Report:
     """One section per paper that has results or outcomes: its results (each with its
     registered checks, dimension analysis and marked corrections), verdict rows (claim
     verdicts, ratios, kind statistics, figures) and errata (with how they are known and what
@@ -413,7 +414,9 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
     ``validate`` command that made the outcomes (see :func:`data_command`); ``detail``:
     ``quick`` or ``full`` (:attr:`Report.detail`); ``skipped``: checks of the run that did
     not run, with why (an extra that is not installed): their claims show as not run, with
-    the reason."""
+    the reason. ``tightness``: the tightness audit's entries by result id
+    (:func:`pflbounds.reporting.tightness_text.load_tightness_records`), shown in each
+    result's block and in the findings table; the report runs no search."""
     from pflbounds.checking import registry
 
     if detail not in ("quick", "full"):
@@ -449,6 +452,8 @@ def build_report(outcomes: Sequence[Any], *, suite: str = "", command: str = "",
         rows = {v.check_id: v for v in verdicts}
         blocks = [_result_block(r, sorted(checks_of.get(r.id, []), key=check_order))
                   for r in results]
+        for b in blocks:
+            b.tightness = [dict(e) for e in (tightness or {}).get(b.id, [])]
         _exercised(blocks, first, checks_of)
         errata = [_erratum_block(e, by_check.get(e.check_id or ""), rows.get(e.check_id or ""),
                                  result_ids[eid]) for eid, e in first.items()]

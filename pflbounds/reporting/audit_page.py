@@ -6,7 +6,7 @@ folder (``mutants-PAPER.json``, ``tightness-PAPER.json``, ``false-alarms-SUITE.j
 * checker power: per result and form, the mutants, the stronger ones, how many the checks
   caught or still refute, and every survivor with its formula and why it survived;
 * false alarms: per Monte Carlo check the observed rate of false VIOLATED verdicts, and the
-  share of suite runs with any, under per-check and suite-level correction;
+  share of runs with any per paper, at per-check levels and with the paper's error family;
 * tightness: the encoded bound beside PEPit's worst case, with the report's ratio (worst case
   over bound: below 1 the bound holds) plotted against K.
 
@@ -29,8 +29,11 @@ from pflbounds.checking.ratio import format_ratio
 from pflbounds.reporting.escape import escape_markup, typst_string
 from pflbounds.reporting.model import PlotSpec, Series
 
-__all__ = ["AuditPage", "audit_typst", "error_control_sentence", "load_audit",
-           "tightness_plot"]
+__all__ = ["TIGHTNESS_FORMAT", "AuditPage", "audit_typst", "error_control_sentence",
+           "load_audit", "tightness_plot"]
+
+TIGHTNESS_FORMAT = "pflbounds.tightness-audit/1"
+"""The format of ``tightness-PAPER.json`` (:mod:`pflbounds.tightness.paper_audit`)."""
 
 
 @dataclass
@@ -40,7 +43,8 @@ class AuditPage:
     mutants: list[dict[str, Any]] = field(default_factory=list)
     tightness: list[dict[str, Any]] = field(default_factory=list)
     false_alarms: list[dict[str, Any]] = field(default_factory=list)
-    plots: list[PlotSpec] = field(default_factory=list)
+    plots: list[PlotSpec | None] = field(default_factory=list)
+    """One per tightness document (None: no PEPit comparison to draw)."""
 
     def __bool__(self) -> bool:
         return bool(self.mutants or self.tightness or self.false_alarms)
@@ -74,7 +78,7 @@ def _checked(path: Path, kind: str) -> dict[str, Any]:
     page = AuditPage(**{kind: [doc]})
     try:
         page.plots = [tightness_plot(d) for d in page.tightness]
-        audit_typst(page, {id(p): p.name for p in page.plots})
+        audit_typst(page, {id(p): p.name for p in page.plots if p is not None})
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         what = f"field {e}" if isinstance(e, KeyError) else str(e)
         raise ValueError(f"audit file {path} is not an audit document that pflbounds wrote "
@@ -120,8 +124,20 @@ def worst_over_bound(row: Mapping[str, Any]) -> float:
     return 1.0 / ratio if ratio > 0 else float("nan")
 
 
-def tightness_plot(doc: Mapping[str, Any]) -> PlotSpec:
-    """PEPit worst case / bound against K, one curve per form and (mu, L, eta)."""
+def pepit_part(doc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The PEPit comparisons by K of a tightness document (the whole document in the older
+    format, which held only them; empty when the paper declares no PEPit case)."""
+    if doc.get("format") == TIGHTNESS_FORMAT:
+        return doc.get("pepit") or {}
+    return doc
+
+
+def tightness_plot(doc: Mapping[str, Any]) -> PlotSpec | None:
+    """PEPit worst case / bound against K, one curve per form and (mu, L, eta); None when
+    the document has no PEPit comparison."""
+    doc = {**pepit_part(doc), "paper": doc.get("paper", "paper")}
+    if not doc.get("cases"):
+        return None
     series = []
     for case in doc.get("cases", []):
         groups: dict[tuple, list[dict]] = {}
@@ -156,26 +172,45 @@ def _engine(o: Any) -> str:
 
 
 def error_control_sentence(outcomes: Iterable[Any]) -> str:
-    """How the Monte Carlo verdicts of a run control false alarms, with the family-wise
-    level (empty when the run has no Monte Carlo check)."""
+    """How the Monte Carlo verdicts of a run control false verdicts: each paper's error
+    family and its family-wise level, and the suite-level Holm correction of the checks of
+    papers that declare none (empty when the run has no Monte Carlo check)."""
     mc = [o for o in outcomes if _engine(o) == "mc"]
     if not mc:
         return ""
-    holm = [_config(o)["multiplicity"] for o in mc
+    recs = [_config(o)["multiplicity"] for o in mc
             if isinstance(_config(o).get("multiplicity"), Mapping)]
+    fams: dict[str, Mapping[str, Any]] = {}
+    for r in recs:
+        if r.get("method") == "paper":
+            fams.setdefault(str(r["family"]), r)
+    holm = [r for r in recs if r.get("method") == "holm"]
+    parts = []
+    if fams:
+        each = [f"{p} at {100 * float(r['family_level']):.3g}% over its {int(r['checks'])} "
+                "Monte Carlo checks" for p, r in sorted(fams.items())]
+        parts.append("Each Monte Carlo check of a paper that declares its error family is "
+                     "judged at a fixed share of the paper's family-wise level, split over its "
+                     "own comparisons (Bonferroni), whatever else the run holds: the "
+                     "probability of a verdict wrong by chance anywhere in the paper is at "
+                     "most that level. Error families: " + "; ".join(each) + ".")
     if holm:
         h = holm[0]
-        return (f"Monte Carlo verdicts are corrected over the whole suite (Holm's step-down "
-                f"procedure over its {h['comparisons']} comparisons in {h['checks']} checks, "
-                f"the level shared equally among the checks): the probability of a false "
-                f"VIOLATED anywhere in the suite is at most {100 * h['family_level']:.3g}% "
-                "(the family-wise level).")
+        who = "The Monte Carlo checks of papers that declare no error family are" if fams \
+            else "Monte Carlo verdicts are"
+        parts.append(f"{who} corrected over the whole suite (Holm's step-down procedure over "
+                     f"its {h['comparisons']} comparisons in {h['checks']} checks): the "
+                     f"probability of a false VIOLATED among them is at most "
+                     f"{100 * h['family_level']:.3g}% (the family-wise level).")
+    if parts:
+        return " ".join(parts)
     levels = [1.0 - float(_config(o).get("confidence", 0.99)) for o in mc]
     total = min(1.0, sum(levels))
     return (f"Each of the {len(mc)} Monte Carlo checks corrects only its own comparisons "
             f"(Bonferroni at {100 * max(levels):.3g}% per check): the probability of a false "
-            f"VIOLATED somewhere in the suite can reach {100 * total:.3g}% (the family-wise "
-            "level); `validate` without --per-check corrects over the whole suite.")
+            f"VIOLATED somewhere in the run can reach {100 * total:.3g}% (the family-wise "
+            "level); `validate` without --per-check judges each check at its share of its "
+            "paper's level.")
 
 
 # ---------------------------------------------------------------------------------------
@@ -276,6 +311,18 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
             f"caught or refuted" + ("" if frac is None else f" ({100 * frac:.1f}%)") + "."),
         "",
     ]
+    w = doc.get("worst_instances")
+    if w:
+        frac = w.get("accounted_fraction")
+        lines += [escape_markup(
+            f"The survivors were re-run on the worst instances of the tightness audit "
+            f"({w['source']}): {w['caught at the worst instance']} are caught there (a check "
+            f"run there would catch them), {w['true at the worst instance']} still hold there "
+            f"(the paper's bound is loose there at least as much as the mutant claims), "
+            f"{w['unreached']} are unreached (no search covers their form, or the searched "
+            f"constants leave them untouched). Caught, refuted, or caught or true at the "
+            f"worst instance: {w['accounted']} of {w['stronger']}"
+            + ("" if frac is None else f" ({100 * frac:.1f}%)") + "."), ""]
     rows = []
     for r in doc["rows"]:
         form = r["form"] + (f":{r['part']}" if r.get("part") else "")
@@ -305,9 +352,11 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
             why = f": {escape_markup(note)}" if note else ""
             lines.append(f"- {_ident(rid)} ({escape_markup(form)}), {len(ms)}{why}")
             for m in ms:
+                worst = m.get("worst")
+                extra = f" \\ #muted[{escape_markup(_worst_words(worst))}]" if worst else ""
                 lines.append(f"  - {escape_markup(m['change'])}: "
                              f"#text(size: 7.5pt, raw({_s(_short(m['formula']))})) \\ "
-                             f"#muted[{escape_markup(explanation(m['explanation']))}]")
+                             f"#muted[{escape_markup(explanation(m['explanation']))}]{extra}")
         lines.append("")
     if doc.get("not_evaluated"):
         lines += [escape_markup("Named by checks but never evaluated by them (their rate, "
@@ -318,36 +367,105 @@ def _mutants(doc: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _worst_words(w: Mapping[str, Any]) -> str:
+    """A survivor's re-run on the worst instance, in the report's words."""
+    if w.get("status") == "unreached":
+        return f"Worst instance: unreached. {w.get('why', '')}".strip()
+    head = ("caught at the worst instance" if w["status"].startswith("caught")
+            else "true at the worst instance")
+    factor = w.get("factor")
+    loose = (f"; the bound is loose there by at least ×{float(factor):.3g}"
+             if factor is not None and head.startswith("true") else "")
+    return (f"Worst instance: {head}, measured/mutant {_g(w.get('ratio_to_mutant'), 3)} at "
+            f"{_short(str(w.get('instance', '')), 120)} ({w.get('how', '')}){loose}.")
+
+
 def _false_alarms(doc: Mapping[str, Any]) -> list[str]:
+    runs = doc["runs"]
+    per_paper = "; ".join(
+        f"{p['paper']}: {p['any_per_check']} ({100 * p['rate_per_check']:.3g}%) with each "
+        f"check at its own level, {p['any_family']} ({100 * p['rate_family']:.3g}%) with the "
+        + ("paper's error family" if p.get("declared", True) else "suite's Holm correction")
+        + f", against its family-wise level "
+        f"{100 * p['family_level']:.3g}% (binomial limit {p['limit']} of {runs}: "
+        + ("within" if p["within"] else "exceeded") + ")"
+        for p in doc.get("papers", []))
     lines = [
         _heading(2, f"False alarms: suite {doc['suite']}"),
         "",
         escape_markup(
-            f"The {len(doc['checks'])} Monte Carlo checks of true bounds ran {doc['runs']} "
-            f"times with independent seeds. Runs with a false VIOLATED: "
-            f"{doc['any_per_check']} ({100 * doc['rate_per_check']:.3g}%) with each check "
-            f"corrected on its own, {doc['any_holm']} ({100 * doc['rate_holm']:.3g}%) with the "
-            f"suite-level Holm correction, against the family-wise level "
-            f"{100 * doc['family_level']:.3g}% (binomial limit {doc['limit']} of {doc['runs']}: "
-            + ("within" if doc["within"] else "exceeded") + ")."),
+            f"The {len(doc['checks'])} Monte Carlo checks of true bounds ran {runs} times with "
+            f"independent seeds. Runs with a false VIOLATED, per paper: {per_paper}."),
         "",
     ]
     rows = []
     for c in doc["checks"]:
         lo, hi = c["rate_95"]
         rows.append([f"[{_ident(c['check'])}]", _m(c["runs"]), _m(c["violated"]),
-                     _m(f"{c['rate']:.3f} [{lo:.3f}, {hi:.3f}]"), _m(c["violated_holm"]),
-                     _m(c["inconclusive_holm"])])
+                     _m(f"{c['rate']:.3f} [{lo:.3f}, {hi:.3f}]"), _m(c["violated_family"]),
+                     _m(c["inconclusive_family"])])
     lines += _table("(1.4fr, auto, auto, auto, auto, auto)",
                     "(left, right, right, right, right, right)",
-                    ("Check", "Runs", "VIOLATED", "Rate (95%)", "VIOLATED (Holm)",
-                     "INCONCLUSIVE (Holm)"), rows)
+                    ("Check", "Runs", "VIOLATED", "Rate (95%)", "VIOLATED (family)",
+                     "INCONCLUSIVE (family)"), rows)
+    return lines
+
+
+def tightness_ratio_text(ratio: Any, sense: str = "max") -> str:
+    """A worst ratio in words: ``tight to within x1.25``, or ``counterexample x1.5``."""
+    r = _fnum(ratio)
+    if not r == r:  # NaN
+        return "—"
+    beyond = r > 1 if sense == "max" else r < 1
+    if beyond:
+        return f"counterexample ({format_ratio(r)})"
+    if r <= 0:
+        return "never approached (ratio 0)"
+    return f"within ×{(1 / r if sense == 'max' else r):.3g}"
+
+
+def _entries(doc: Mapping[str, Any]) -> list[str]:
+    lines = [_heading(2, f"Tightness: {doc['paper']}"), "",
+             escape_markup(
+                 "Each declared worst-case search: the largest ratio measured/bound found over "
+                 "the admissible instances (for a lower bound the smallest), where it was "
+                 "found, and how: exact (a decoupled worst case), SDP (PEPit's worst case over "
+                 "a function class) or searched (a seeded search: the true worst case is at "
+                 "least as bad). Above 1 (below 1 for a lower bound) an admissible instance "
+                 "beats the bound: a counterexample."), ""]
+    rows = []
+    for e in doc.get("entries", []):
+        form = e["form"] + (f":{e['part']}" if e.get("part") else "")
+        flag = ""
+        if e.get("counterexample"):
+            flag = " #badge(\"VIOLATED\")" + (" (expected)" if e.get("expected") else "")
+        rows.append([f"[{_ident(e['result'])} ({escape_markup(form)})]",
+                     f"[{escape_markup(_g(e['ratio']))}{flag}]",
+                     _m(f"{e['search']} ({e['worst_is']})"),
+                     _m(_short(e["instance"], 160)), _m(f"{float(e['seconds']):.1f} s")])
+    if rows:
+        lines += _table("(1.3fr, auto, 1.2fr, 2fr, auto)", "(left, right, left, left, right)",
+                        ("Bound (form)", "Worst ratio", "Search", "Worst instance", "Time"),
+                        rows)
+    unc = doc.get("uncovered", [])
+    if unc:
+        lines += [escape_markup(
+            f"Bound forms that checks evaluate with no worst-case search "
+            f"({len(unc)}; forms {doc.get('forms_from', '')}): " + "; ".join(
+                f"{u['result']} ({u['form']})" + (f": {u['why']}" if u.get("why") else "")
+                for u in unc) + "."), ""]
     return lines
 
 
 def _tightness(doc: Mapping[str, Any], plot: PlotSpec | None, stems: Mapping[int, str],
                figures_dir: str) -> list[str]:
-    lines = [_heading(2, f"Tightness against PEPit: {doc['paper']}"), ""]
+    lines: list[str] = []
+    if doc.get("format") == TIGHTNESS_FORMAT:
+        lines += _entries(doc)
+        if not doc.get("pepit"):
+            return lines
+    doc = {**pepit_part(doc), "paper": doc.get("paper", "paper")}
+    lines += [_heading(2, f"Tightness against PEPit: {doc['paper']}"), ""]
     for case in doc.get("cases", []):
         lines += [escape_markup(
             f"{case['result']}: {case['title']}. Worst case by PEPit ({doc['solver']} through "

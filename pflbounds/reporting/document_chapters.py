@@ -23,6 +23,7 @@ from pflbounds.reporting.document_text import (
 from pflbounds.reporting.escape import label_name
 from pflbounds.reporting.model import ErratumBlock, PaperSection
 from pflbounds.reporting.plainmath import notation_of
+from pflbounds.reporting.tightness_text import NOT_SEARCHED, tight_within
 
 
 class Chapters(WriterBase):
@@ -43,22 +44,31 @@ class Chapters(WriterBase):
             f"{self._label('paper', s.paper_id)}",
         )
         rows = sorted([f for f in fs if f.tabled], key=lambda f: f.rank)
+        # the column "tight to within" for a paper with tightness records; a paper without
+        # any says so once, below its table
+        searched = any(r.tightness for r in s.results)
         if rows:
             self.add(
                 "#table(",
+                "  columns: (2.2cm, 3.7cm, 2.5cm, 2.2cm, 1fr)," if searched else
                 "  columns: (2.4cm, 4.3cm, 2.8cm, 1fr),",
-                "  " + header_row("Claim", "As printed", "Corrected", "Why") + ",",
+                "  " + header_row("Claim", "As printed", "Corrected",
+                                  *(("Tight to within",) if searched else ()), "Why") + ",",
             )
             for f in rows:
                 name = self._link(f.anchor, f"*{escaped(f.name)}*")
                 flags = ""
                 if f.unexpected:
                     flags = " #unexpected[verdict]"
-                self.add(
-                    f"  [{name}{flags}], [{status_markup(f.printed.word, f.printed.text)}], "
-                    f"[{status_markup(f.corrected.word, f.corrected.text)}], "
-                    f"[{prose(one_line(f.reason, 125))}],"
-                )
+                cells = [f"[{name}{flags}]", f"[{status_markup(f.printed.word, f.printed.text)}]",
+                         f"[{status_markup(f.corrected.word, f.corrected.text)}]"]
+                if searched:
+                    tight = tight_within([e for r in f.results for e in r.tightness])
+                    cells.append("[#text(size: 7pt)[" + (
+                        f"#muted[{escaped(tight)}]" if tight == NOT_SEARCHED
+                        else escaped(tight)) + "]]")
+                cells.append(f"[{prose(one_line(f.reason, 100 if searched else 125))}]")
+                self.add("  " + ", ".join(cells) + ",")
             self.add(")")
         lines = []
         for word, lead in (("holds", "Hold as printed"), ("not checked", "Not checked"),
@@ -104,6 +114,9 @@ class Chapters(WriterBase):
                 + ", ".join(f"{sev.get(k, 0)} {k}" for k in SEVERITY_ORDER[1:])
                 + f" (#link(<{label_name('errata', s.paper_id)}>)[list])."
             )
+        if not searched:
+            lines.append(f"*Tight to within*: {NOT_SEARCHED} (no tightness records: "
+                         "`pflbounds audit tightness`).")
         if lines:
             self.add(f"#text(size: 7.8pt)[{' #h(0.5em) '.join(lines)}]")
         self.add("")
@@ -136,9 +149,9 @@ class Chapters(WriterBase):
         self.add("= Errata <errata>", "")
         self.add(
             "Every erratum recorded for the papers, substantive first. Each is named "
-            "_erratum_ and its id (the ids of checks are separate: erratum scott2024.P3 is not "
-            "check scott2024.P3). An erratum a check shows is printed in the block of its claim; "
-            "the others follow the table.",
+            "_erratum_ and its id (erratum scott2024.erratum17; the ids of checks are separate). "
+            "An erratum a check shows is printed in the block of its claim; the others follow "
+            "the table.",
             "",
         )
         for s in self.report.sections:

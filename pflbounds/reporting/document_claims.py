@@ -34,6 +34,7 @@ from pflbounds.reporting.model import (
     VerdictRow,
 )
 from pflbounds.reporting.plainmath import notation_of
+from pflbounds.reporting.tightness_text import tightness_lines
 
 
 class ClaimBlocks(WriterBase):
@@ -231,8 +232,18 @@ class ClaimBlocks(WriterBase):
         if dims:
             self.add("#text(size: 8.3pt)[#status(\"not unit-consistent\", [Not unit-consistent:])"
                      f" {'; '.join(prose(fb.dimension) for fb in dims)}.]", "")
+        self.tightness(res)
         if rows:
             self.verdict_table(rows, quick)
+
+    def tightness(self, res: ResultBlock) -> None:
+        """How tight the result's forms are, from the tightness audit (nothing when not
+        searched): per form the worst ratio found, the instance in words and how."""
+        if not res.tightness:
+            return
+        lines = tightness_lines(res.tightness)
+        self.add("#text(size: 8.3pt)[*Tightness* (worst admissible instance found): "
+                 + " \\ ".join(escaped(line) for line in lines) + "]", "")
 
     @staticmethod
     def _forms_in_order(res: ResultBlock) -> list[FormBlock]:

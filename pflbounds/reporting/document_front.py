@@ -155,7 +155,8 @@ class FirstPage(WriterBase):
             "",
             f"*Errata* are substantive (a statement is wrong), proof, notation or typo; each "
             f"has a status: {errata}. Checks and errata are named with their kind "
-            "(check even2022.P3, erratum scott2024.P3): the two lists of ids are separate.",
+            "(check scott2024.P3, erratum scott2024.erratum17): the two lists of ids are "
+            "separate.",
             "]",
             "",
         )

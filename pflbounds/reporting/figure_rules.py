@@ -37,7 +37,8 @@ def n_points(fig: dict[str, Any]) -> int:
     instances; a slope figure: its measured points)."""
     if fig.get("kind") == "table":
         return len(fig.get("rows", []))
-    counts = [len(_finite_points(s)) for s in _main_series(fig)]
+    shown = fig.get("series", []) if fig.get("kind") == "dots" else _main_series(fig)
+    counts = [len(_finite_points(s)) for s in shown]  # dots: a strip of draws counts too
     if fig.get("kind") == "scatter":
         return sum(counts)
     return max(counts, default=0)
@@ -53,7 +54,9 @@ def informative(fig: dict[str, Any]) -> bool:
         return len({x for x, _ in pts}) >= 2 or len({y for _, y in pts}) >= 2
     logx = bool(fig.get("logx")) and fig.get("kind") != "dots"
     pts = [_finite_points(s, logx, bool(fig.get("logy"))) for s in fig.get("series", [])]
-    if not any(len({x for x, _ in p}) >= 2 for p in pts):
+    strip = fig.get("kind") == "dots" and any(  # several dots in one category (draws)
+        len(p) >= MIN_POINTS and len({x for x, _ in p}) < len(p) for p in pts)
+    if not strip and not any(len({x for x, _ in p}) >= 2 for p in pts):
         return False
     ys = {y for p in pts for _, y in p}
     return len(ys) >= 2
@@ -167,5 +170,6 @@ def finish(fig: dict[str, Any], outcome: Outcome | None = None, check: Check | N
         fig["title"] = outcome_title(outcome) if outcome is not None else "figure"
     if n_points(fig) < MIN_POINTS or not informative(fig):
         return as_table(fig)
-    fig["caption"] = " ".join(v for v in (fig.get("caption", "").strip(), _reading(fig)) if v)
+    reading = fig.pop("reading", None) or _reading(fig)
+    fig["caption"] = " ".join(v for v in (fig.get("caption", "").strip(), reading) if v)
     return fig

@@ -202,6 +202,7 @@ class ResultBlock:
         exercised_by: ``(check ids, how)``: checks of other results that exercise it, and
             how (``its hanzely2023.erratum13``, ``same claim: Theorem 2``).
         notes: remarks of the encoding (prose).
+        tightness: the tightness audit's entries of the result (empty: not searched).
     """
 
     id: str
@@ -219,6 +220,9 @@ class ResultBlock:
     checks: list[str] = field(default_factory=list)
     exercised_by: list[tuple[list[str], str]] = field(default_factory=list)
     notes: str = ""
+    tightness: list[dict[str, Any]] = field(default_factory=list)
+    """The tightness audit's entries of this result (worst ratio, instance in words, how it
+    was found: :mod:`pflbounds.reporting.tightness_text`); empty when not searched."""
 
     def __post_init__(self) -> None:
         if not self.claim:

@@ -9,6 +9,8 @@ An outcome becomes a figure spec once, by one function per figure kind:
 * :func:`dot_figures` (``dots``): one category per recorded entry (constants, methods,
   readings) or per grid point;
 * :func:`tail_figures` (``tail``): violation rates or probabilities with their intervals;
+* :func:`~pflbounds.reporting.comparison_figures.comparison_figures`: the paired differences
+  of a comparison's draws with their interval (a dot plot);
 * :func:`scaling_figures` and :func:`rate_figures` (``scaling``): measured points, the fitted
   line and the predicted slope.
 
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.checking.kinds import CheckKind
+from pflbounds.reporting.comparison_figures import comparison_figures
 from pflbounds.reporting.curve_figures import curve_figures, point_figures, tail_figures
 from pflbounds.reporting.figure_common import MAX_GROUPS, MIN_POINTS, params_text, point_names
 from pflbounds.reporting.figure_model import STYLES
@@ -100,6 +103,8 @@ def default_figures(outcome: Outcome, check: Check | None = None) -> list[dict[s
         return scaling_figures(outcome)
     if kind is CheckKind.HOLDS_WITH_PROBABILITY:
         return tail_figures(outcome)
+    if kind is CheckKind.COMPARISON:
+        return comparison_figures(outcome)
     figs = []
     if kind is CheckKind.RATE:
         figs += rate_figures(outcome)

@@ -204,8 +204,9 @@ def write_report(report: Report, out_pdf: Path | str, allowed: tuple[str, ...] =
     plots = [(s.paper_id, p) for s in report.sections for v in s.verdicts for p in v.plots]
     plots += [(s.paper_id, p) for s in report.sections for e in s.errata for p in e.plots]
     if report.audit:
-        plots += [(None, p) for p in report.audit.plots]
-        stems.update({id(p): p.name for p in report.audit.plots})
+        drawn = [p for p in report.audit.plots if p is not None]
+        plots += [(None, p) for p in drawn]
+        stems.update({id(p): p.name for p in drawn})
     staging = Path(tempfile.mkdtemp(prefix=f".{out_pdf.stem}-staging-", dir=out_dir))
     try:
         fig_dir = staging / FIGURES_DIR

@@ -5,16 +5,18 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from pflbounds.checking.check import Check
-from pflbounds.checking.evidence import combine_blocks
+from pflbounds.checking.evidence import EvidenceError, combine_blocks
 from pflbounds.checking.kinds import Verdict
 from pflbounds.checking.outcome import Outcome
 from pflbounds.checking.verdicts import evaluate
 from pflbounds.checking.vocabulary import claims_of
 from pflbounds.running.config import config_hash, effective_replicas, run_config
+from pflbounds.running.multiplicity import family_text
 from pflbounds.running.tasks import TaskResult
 from pflbounds.version import __version__
 
@@ -31,16 +33,26 @@ def build_outcome(
     """Combine the blocks of each grid point, evaluate the verdict and record provenance.
 
     A failed task makes the outcome ERROR, with the failing point, block and the last line of
-    the traceback in ``detail`` and the full traceback in ``error``. ``multiplicity``: a
-    suite-level correction (:meth:`pflbounds.running.multiplicity.SuiteLevel.record`); its
-    per-comparison ``alpha`` sets the Monte Carlo limits, and it enters the config.
+    the traceback in ``detail`` and the full traceback in ``error``. ``multiplicity``: the
+    check's error-family record (:meth:`pflbounds.running.multiplicity.PaperFamily.record`):
+    the check's limits are then at its share ``check_level`` of its paper's family-wise level
+    (Bonferroni over its own comparisons), the record enters the config and the detail says
+    the family; a check declared without comparisons that makes some says ERROR. A suite-level
+    Holm record (:meth:`pflbounds.running.holm.SuiteLevel.record`, papers that declare no
+    family) sets the per-comparison ``alpha`` instead.
     """
     t0 = time.perf_counter()
     n = effective_replicas(check, replicas)
     grid = check.grid_for(quick)
     config = run_config(check, grid=grid, replicas=n, base_seed=base_seed, quick=quick,
                         multiplicity=multiplicity)
-    alpha = None if multiplicity is None else float(multiplicity["alpha"])
+    judged, level, alpha = check, None, None
+    if multiplicity is not None and multiplicity.get("method") == "holm":
+        alpha = float(multiplicity["alpha"])  # a paper without a family, in a suite
+    elif multiplicity is not None:
+        level = float(multiplicity["check_level"])
+        if level > 0.0:
+            judged = replace(check, confidence=1.0 - level)
     outcome = Outcome(
         check_id=check.id,
         kind=check.kind,
@@ -71,10 +83,16 @@ def build_outcome(
             if missing:
                 raise ValueError(f"no results for grid points {missing}")
             evidence = [combine_blocks(blocks[p]) for p in range(len(grid))]
-            ev = evaluate(check, evidence, grid, alpha=alpha)
+            ev = evaluate(judged, evidence, grid, alpha=alpha)
+            if level == 0.0 and ev.comparisons:
+                raise EvidenceError(
+                    f"{check.id} is declared without comparisons in its paper's error family "
+                    f"({multiplicity.get('without_comparisons')}) but makes {ev.comparisons}")
             outcome.verdict = ev.verdict
             outcome.margin = ev.margin
             outcome.detail = ev.detail
+            if level is not None and ev.comparisons:
+                outcome.detail = f"{ev.detail.rstrip('.')}; {family_text(multiplicity)}"
             outcome.evidence = ev.points
             outcome.fits = ev.fits
             outcome.claims = dict(ev.claims)

@@ -17,9 +17,14 @@ def config_hash(config: Mapping[str, Any]) -> str:
 
 
 def effective_replicas(check: Check, replicas: int | None = None) -> int:
-    """Replicas actually run: 1 for deterministic engines, else the override or the default."""
+    """Replicas actually run: 1 for deterministic engines, else the override or the default.
+    A comparison's draws are fixed by its declaration: another count is refused
+    (``ValueError`` naming the check and its draws)."""
     if check.deterministic:
         return 1
+    if check.plan is not None and replicas is not None and int(replicas) != check.plan.draws:
+        raise ValueError(f"{check.id}: a comparison runs the {check.plan.draws} draws its "
+                         f"declaration fixes before the run, not {replicas}")
     n = check.replicas if replicas is None else int(replicas)
     if n < 1:
         raise ValueError(f"replicas must be >= 1, got {n}")
@@ -53,7 +58,7 @@ def run_config(
     multiplicity: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The full configuration of a check run: everything its verdict depends on (with a
-    suite-level correction, its record: the per-comparison level comes from the suite)."""
+    paper's error family, its record: the check's level is its share of the family's)."""
     return {
         "check_id": check.id,
         "kind": check.kind.value,
@@ -78,4 +83,20 @@ def run_config(
         **({"bound_mode": check.bound_mode} if check.bound_mode != "expectation" else {}),
         **({"delta": check.delta} if check.delta is not None else {}),
         **({"multiplicity": dict(multiplicity)} if multiplicity is not None else {}),
+        **(_comparison_config(check, len(grid), multiplicity) if check.methods else {}),
     }
+
+
+def _comparison_config(check: Check, n_points: int,
+                       multiplicity: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A comparison's claim and its draw plan, with the power at the level the run applies
+    (computed from declared numbers only: the plan, the family's share, the grid's size)."""
+    from pflbounds.checking.comparison import comparisons_of
+
+    level = 1.0 - check.confidence
+    if multiplicity is not None and float(multiplicity.get("check_level", 0.0)) > 0.0:
+        level = float(multiplicity["check_level"])
+    out: dict[str, Any] = {"methods": list(check.methods), "order": check.order}
+    if check.plan is not None:
+        out["plan"] = check.plan.record(level / max(comparisons_of(check, n_points), 1))
+    return out

@@ -295,23 +295,28 @@ def require_extras(check: Check) -> None:
 
 def sweep(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
-    progress: bool | str = True, multiplicity: str = "per-check", scheduler: Any = None,
-    cache: TaskCache | None = None, skip_missing: bool = False,
+    progress: bool | str = True, multiplicity: str = "paper", scheduler: Any = None,
+    cache: TaskCache | None = None, skip_missing: bool = False, undeclared: str = "per-check",
 ) -> Sweep:
     """Plan every task of every spec, run them in one pool (through the cache), aggregate per
     check.
 
-    ``multiplicity``: ``"per-check"`` (each Monte Carlo check corrects its own comparisons)
-    or ``"holm"`` (one correction over every Monte Carlo comparison of the run, see
-    :mod:`pflbounds.running.multiplicity`). A check that needs an extra that is not
+    ``multiplicity``: ``"paper"`` (each Monte Carlo check at its share of its paper's
+    family-wise level, the same whatever else runs: :mod:`pflbounds.running.multiplicity`) or
+    ``"per-check"`` (each at its own ``1 - confidence``). ``undeclared``: how ``"paper"``
+    judges the checks of papers that declare no family, ``"per-check"`` or ``"holm"`` (Holm's
+    correction over every Monte Carlo comparison of the run, :mod:`pflbounds.running.holm`),
+    as before families existed. A check that needs an extra that is not
     installed (``Check.requires``) is skipped with the reason (``skip_missing``: in
     :attr:`Sweep.skipped`, the others run) or refused before any work
     (:class:`~pflbounds.extras.MissingExtra`).
     """
-    from pflbounds.running.multiplicity import METHODS, suite_level
+    from pflbounds.running.multiplicity import METHODS, UNDECLARED, family_records
 
     if multiplicity not in METHODS:
         raise ValueError(f"multiplicity must be one of {METHODS}, got {multiplicity!r}")
+    if undeclared not in UNDECLARED:
+        raise ValueError(f"undeclared must be one of {UNDECLARED}, got {undeclared!r}")
     ids = [s.check.id for s in specs]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -332,14 +337,19 @@ def sweep(
     for p in plans:
         per_spec.append(results[start : start + len(p)])
         start += len(p)
-    level = None
-    if multiplicity == "holm":
+    records = family_records(s.check for s in specs) if multiplicity == "paper" else {}
+    if multiplicity == "paper" and undeclared == "holm" and any(
+            not s.check.deterministic and s.check.id not in records for s in specs):
+        from pflbounds.running.holm import suite_level
+
         level = suite_level([(s.check, mine, s.check.grid_for(s.quick))
                              for s, mine in zip(specs, per_spec, strict=True)])
+        for s in specs:
+            if level is not None and s.check.id in level.alphas and s.check.id not in records:
+                records[s.check.id] = level.record(s.check.id)
     outcomes = []
     for s, mine in zip(specs, per_spec, strict=True):
-        record = None if level is None or s.check.id not in level.alphas else \
-            level.record(s.check.id)
+        record = records.get(s.check.id)
         outcomes.append(build_outcome(s.check, mine, replicas=s.replicas, quick=s.quick,
                                       base_seed=base_seed, multiplicity=record))
     return Sweep(outcomes, point_provenance(results), stats, skipped)
@@ -359,12 +369,13 @@ def point_provenance(results: Sequence[TaskResult]) -> dict[tuple[str, int], dic
 
 def run_specs(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
-    progress: bool | str = True, multiplicity: str = "per-check", scheduler: Any = None,
-    cache: TaskCache | None = None,
+    progress: bool | str = True, multiplicity: str = "paper", scheduler: Any = None,
+    cache: TaskCache | None = None, undeclared: str = "per-check",
 ) -> list[Outcome]:
     """The outcomes of :func:`sweep`, one per spec."""
     return sweep(specs, base_seed=base_seed, jobs=jobs, progress=progress,
-                 multiplicity=multiplicity, scheduler=scheduler, cache=cache).outcomes
+                 multiplicity=multiplicity, scheduler=scheduler, cache=cache,
+                 undeclared=undeclared).outcomes
 
 
 def run_checks(
@@ -377,11 +388,13 @@ def run_checks(
     progress: bool | str = True,
     scheduler: Any = None,
     cache: TaskCache | None = None,
+    multiplicity: str = "paper",
 ) -> list[Outcome]:
-    """Run several checks with the same settings in one pool; one Outcome per check."""
+    """Run several checks with the same settings in one pool; one Outcome per check
+    (``multiplicity`` as for :func:`sweep`)."""
     specs = [RunSpec(c, replicas, quick) for c in checks]
     return run_specs(specs, base_seed=base_seed, jobs=jobs, progress=progress,
-                     scheduler=scheduler, cache=cache)
+                     multiplicity=multiplicity, scheduler=scheduler, cache=cache)
 
 
 def run_check(
@@ -394,7 +407,11 @@ def run_check(
     progress: bool | str = True,
     scheduler: Any = None,
     cache: TaskCache | None = None,
+    multiplicity: str = "paper",
 ) -> Outcome:
-    """Run one check over its grid (or quick grid) and return its Outcome."""
+    """Run one check over its grid (or quick grid) and return its Outcome: a Monte Carlo
+    check at its share of its paper's family-wise level, as in any suite
+    (``multiplicity="per-check"``: at its own ``1 - confidence``)."""
     return run_checks([check], replicas=replicas, quick=quick, base_seed=base_seed,
-                      jobs=jobs, progress=progress, scheduler=scheduler, cache=cache)[0]
+                      jobs=jobs, progress=progress, scheduler=scheduler, cache=cache,
+                      multiplicity=multiplicity)[0]

@@ -1,138 +1,137 @@
-"""Suite-level error control: Holm's step-down correction over every Monte Carlo comparison
-of a run.
+"""Error control per paper: each Monte Carlo check's share of its paper's family-wise level.
 
-Each Monte Carlo check corrects its own comparisons (Bonferroni at ``1 - confidence``), so a
-suite of m Monte Carlo checks of true bounds can show a false VIOLATED in up to about
-m x (1 - confidence) of its runs. Holm's procedure over the family of all comparisons of the
-suite keeps the probability of any false rejection (the family-wise error) at
-``level = 1 - confidence``.
+Each Monte Carlo verdict rests on confidence limits, so a paper with m Monte Carlo checks of
+true claims, each at ``1 - confidence`` on its own, can show a false verdict in up to about
+m x (1 - confidence) of its runs. The paper's error family (declared by the paper,
+:class:`pflbounds.checking.family.ErrorFamily`) fixes the family-wise level and each check's
+share of it; the check then applies Bonferroni over its own comparisons at ``level x share``.
+By the union bound, the probability that some Monte Carlo verdict of the paper is wrong by
+chance is at most ``level``.
 
-The weighted form of Holm's procedure (Holm 1979) is used, with the level shared equally
-among the Monte Carlo checks and, inside a check, equally among its comparisons: comparison
-j of check c has weight w_j = 1/(n m_c) (n checks, m_c comparisons in check c), so a check
-with many recorded K does not dilute a check with a single fit. Ordered by p_j / w_j, Holm
-rejects while p_j <= level w_j / W, W the total weight of the hypotheses not yet rejected.
-The rejected set is therefore {j : p_j <= level w_j / W} for the final W: one per-comparison
-level per check reproduces the procedure. It is found as the fixed point of
-``alpha_c = level / (n m_c W)``, ``W = 1 - sum of w_j over rejections``, starting from W = 1
-(weighted Bonferroni); a rejection at level alpha is ``p <= alpha``, i.e. a one-sided
-interval at level 1 - alpha lying wholly on the violating side, so only the verdict
-functions' own limits are needed, for every kind (bounds, fits, identities, paired bounds,
-Clopper-Pearson rates), without a separate p-value formula.
+A check's share depends on its paper's declaration only, not on what else runs: one check
+alone (``pflbounds check``), its paper's suite and a suite of several papers give the same
+limits, hence the same verdict, for the same check, grid and seed. This gives up what Holm's
+step-down procedure would gain after a rejection (its levels depend on the other checks'
+data, so on what the suite holds): the shares are weighted Bonferroni levels, a little wider
+when some check of the paper rejects, and fixed.
+
+The checks of a paper that declares no family (and checks no paper registers, built in a
+script or a test) are judged as before error families existed, so that their outcomes do not
+move until their paper declares one: alone at their own ``1 - confidence``, and in a suite by
+Holm's correction over the suite's Monte Carlo comparisons (:mod:`pflbounds.running.holm`;
+those limits depend on what the suite holds).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pflbounds.checking import registry
 from pflbounds.checking.check import Check
-from pflbounds.checking.evidence import combine_blocks
-from pflbounds.checking.verdicts import evaluate
-from pflbounds.running.tasks import TaskResult
+from pflbounds.checking.family import ErrorFamily
+from pflbounds.symbolic import loader
 
-METHODS = ("holm", "per-check")
+METHODS = ("paper", "per-check")
+"""``paper``: each Monte Carlo check at its share of its paper's family-wise level (the
+default; checks of papers that declare none as in :data:`UNDECLARED`); ``per-check``: each at
+its own ``1 - confidence``, Bonferroni over its comparisons."""
+UNDECLARED = ("per-check", "holm")
+"""How ``paper`` judges the Monte Carlo checks of papers that declare no family: at their own
+``1 - confidence`` (a check run alone, ``pflbounds check``), or by Holm's correction over the
+run's Monte Carlo comparisons (a suite, ``validate``), as before error families existed."""
+DECLARATION = "ERROR_FAMILY"
+"""The name of the declaration in a paper's ``checks`` package."""
 
 
 @dataclass(frozen=True)
-class SuiteLevel:
-    """The outcome of the suite-level correction: the family-wise ``level`` it guarantees,
-    the per-comparison level of each Monte Carlo check (``alphas``), its comparisons, and the
-    family's size and rejections."""
+class PaperFamily:
+    """A paper's resolved error family: its level, each member's share (summing to 1), and
+    the Monte Carlo checks that make no comparison (with why)."""
 
+    paper: str
     level: float
-    alphas: Mapping[str, float]
-    comparisons: Mapping[str, int]
-    rejections: int
-
-    @property
-    def checks(self) -> tuple[str, ...]:
-        return tuple(self.alphas)
-
-    @property
-    def total(self) -> int:
-        """The number of comparisons in the family."""
-        return int(sum(self.comparisons.values()))
+    shares: Mapping[str, float]
+    without_comparisons: Mapping[str, str]
 
     def record(self, check_id: str) -> dict[str, Any]:
-        """The entry of a Monte Carlo outcome's config (its verdict depends on it)."""
-        return {"method": "holm", "family_level": self.level, "alpha": self.alphas[check_id],
-                "check_comparisons": self.comparisons[check_id], "comparisons": self.total,
-                "rejections": self.rejections, "checks": len(self.alphas)}
+        """The entry of a Monte Carlo outcome's config: its verdict depends on it."""
+        share = float(self.shares.get(check_id, 0.0))
+        out: dict[str, Any] = {
+            "method": "paper", "family": self.paper, "family_level": self.level,
+            "share": share, "check_level": self.level * share, "checks": len(self.shares),
+        }
+        if check_id in self.without_comparisons:
+            out["without_comparisons"] = str(self.without_comparisons[check_id])
+        return out
 
 
-def holm_alphas(rejections_at: Callable[[Mapping[str, float]], Mapping[str, int]],
-                comparisons: Mapping[str, int], level: float
-                ) -> tuple[dict[str, float], int]:
-    """Weighted Holm: the per-comparison level of each group (check) and the rejections.
-
-    ``comparisons``: the number of comparisons of each group (each group gets weight 1/n,
-    shared equally by its comparisons). ``rejections_at(alphas)`` counts, per group, the
-    comparisons rejected at the given one-sided levels; it must grow with the levels.
-    Returns ``(alphas, R)``: ``alphas[c] = level / (n m_c W)`` with ``W`` the weight left
-    after the ``R`` rejections (``level / (n m_c)`` and 0 rejections when nothing is
-    rejected: the weighted Bonferroni levels).
-    """
-    groups = {c: int(m) for c, m in comparisons.items() if int(m) > 0}
-    if not groups:
-        raise ValueError("Holm's correction needs at least one comparison")
-    if not 0.0 < level < 1.0:
-        raise ValueError(f"the family-wise level must lie in (0, 1), got {level}")
-    n = len(groups)
-    weight = {c: 1.0 / (n * m) for c, m in groups.items()}
-    rejected = dict.fromkeys(groups, 0)
-    while True:
-        left = 1.0 - sum(weight[c] * r for c, r in rejected.items())
-        if left <= 1e-12:  # every comparison rejected: Holm's last thresholds
-            return {c: min(level, level * weight[c] / max(left, weight[c]))
-                    for c in groups}, sum(rejected.values())
-        alphas = {c: level * weight[c] / left for c in groups}
-        now = {c: int(r) for c, r in rejections_at(alphas).items()}
-        if all(now[c] <= rejected[c] for c in groups):
-            return alphas, sum(rejected.values())
-        rejected = {c: max(now[c], rejected[c]) for c in groups}
-def _combined(check: Check, results: Sequence[TaskResult], n_points: int):
-    """Combined evidence of each grid point, or None when a task failed."""
-    if any(not r.ok for r in results):
+def declared_family(paper: str) -> ErrorFamily | None:
+    """``ERROR_FAMILY`` of ``paper``'s ``checks`` package, or None when it declares none (or no
+    paper package has that id). ``TypeError`` when it is not an ErrorFamily."""
+    try:
+        mod = loader.paper_module(paper, "checks")
+    except ImportError:
         return None
-    blocks: dict[int, list] = {}
-    for r in sorted(results, key=lambda r: (r.task.point_index, r.task.block_index)):
-        blocks.setdefault(r.task.point_index, []).append(r.evidence)
-    if sorted(blocks) != list(range(n_points)):
+    fam = getattr(mod, DECLARATION, None) if mod is not None else None
+    if fam is not None and not isinstance(fam, ErrorFamily):
+        raise TypeError(f"{paper}: {DECLARATION} must be an ErrorFamily, got "
+                        f"{type(fam).__name__}")
+    return fam
+
+
+def _paper_checks(paper: str) -> list[Check]:
+    loader.load_paper(paper, checks=True)
+    return registry.loaded_checks(paper)
+
+
+def paper_family(paper: str) -> PaperFamily | None:
+    """The error family ``paper`` declares, resolved against the checks it registers (None
+    when it declares none). ``ValueError`` names a Monte Carlo check the declaration leaves
+    out, or a listed check that is not one of the paper's Monte Carlo checks."""
+    fam = declared_family(paper)
+    if fam is None:
         return None
-    return [combine_blocks(blocks[p]) for p in range(n_points)]
+    ids = [c.id for c in _paper_checks(paper) if not c.deterministic]
+    members = list(fam.checks) if fam.checks is not None else \
+        [c for c in ids if c not in fam.without_comparisons]
+    stray = sorted(c for c in [*members, *fam.without_comparisons, *fam.weights]
+                   if c not in ids)
+    if stray:
+        raise ValueError(f"{paper}: {DECLARATION} names {stray}, which are not Monte Carlo "
+                         f"checks of {paper}")
+    left = sorted(c for c in ids if c not in members and c not in fam.without_comparisons)
+    if left:
+        raise ValueError(f"{paper}: {DECLARATION} leaves out the Monte Carlo checks {left}: "
+                         "list them, or declare them without comparisons (with the reason)")
+    weight = {c: float(fam.weights.get(c, 1.0)) for c in members}
+    total = sum(weight.values())
+    shares = {c: w / total for c, w in weight.items()}
+    return PaperFamily(paper, float(fam.level), shares, dict(fam.without_comparisons))
 
 
-def suite_level(
-    items: Sequence[tuple[Check, Sequence[TaskResult], Sequence[Mapping[str, Any]]]],
-) -> SuiteLevel | None:
-    """Holm's correction over every Monte Carlo comparison of ``items`` (check, its task
-    results, its grid). The family-wise level is the smallest ``1 - confidence`` of the
-    Monte Carlo checks. None when the run has no Monte Carlo comparison (checks whose
-    evidence cannot be evaluated are left out: their verdict is ERROR anyway)."""
-    family: dict[str, tuple[Check, list, Sequence[Mapping[str, Any]]]] = {}
-    sizes: dict[str, int] = {}
-    for check, results, grid in items:
-        if check.deterministic:
+def family_records(checks: Iterable[Check]) -> dict[str, dict[str, Any]]:
+    """The error-family record of every Monte Carlo check of ``checks`` whose paper declares a
+    family (by id), each paper's family resolved once; checks of papers that declare none, and
+    checks no paper registers, have no record here (:data:`UNDECLARED`)."""
+    families: dict[str, PaperFamily | None] = {}
+    out: dict[str, dict[str, Any]] = {}
+    for c in checks:
+        if c.deterministic or registry.find(c.id) is None:
             continue
-        evidence = _combined(check, results, len(grid))
-        if evidence is None:
-            continue
-        try:
-            n = evaluate(check, evidence, grid).comparisons
-        except Exception:  # noqa: BLE001 - bad evidence: the check's outcome says ERROR
-            continue
-        if n:
-            family[check.id] = (check, evidence, grid)
-            sizes[check.id] = n
-    if not family:
-        return None
-    level = min(round(1.0 - c.confidence, 12) for c, _, _ in family.values())
+        if c.paper not in families:
+            families[c.paper] = paper_family(c.paper)
+        fam = families[c.paper]
+        if fam is not None and (c.id in fam.shares or c.id in fam.without_comparisons):
+            out[c.id] = fam.record(c.id)
+    return out
 
-    def rejections_at(alphas: Mapping[str, float]) -> dict[str, int]:
-        return {cid: evaluate(c, ev, grid, alpha=alphas[cid]).rejections
-                for cid, (c, ev, grid) in family.items()}
 
-    alphas, r = holm_alphas(rejections_at, sizes, level)
-    return SuiteLevel(level, alphas, sizes, r)
+def family_text(record: Mapping[str, Any]) -> str:
+    """One clause for a verdict's detail: the family, its level and the check's share."""
+    share = float(record["share"])
+    n = int(record.get("checks", 0))
+    part = f"share 1/{n}" if n and abs(share * n - 1.0) < 1e-9 else f"share {share:.4g}"
+    return (f"error family {record['family']}: family-wise level "
+            f"{float(record['family_level']):g}, {part}")

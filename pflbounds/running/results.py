@@ -3,7 +3,9 @@
 One row per check, grid point and recorded K, with provenance columns; evidence with several
 axes, e.g. (agents, K), gives one row per entry, and ``entry`` holds the index over the
 leading axes as JSON (e.g. ``[3]`` for agent 3). Scalar evidence
-(scaling costs, identity residuals) gives one row per grid point with an empty ``k``.
+(scaling costs, identity residuals) gives one row per grid point with an empty ``k``; a
+comparison gives one row per claimed pair (``entry`` its index), ``measured`` the mean paired
+difference and ``lo``/``hi`` its interval.
 Checks that produced no evidence (ERROR) give one row with empty values.
 
 Provenance columns: ``version``, ``seed``, ``config_hash``, ``time`` (when the outcome was
@@ -118,6 +120,8 @@ def _outcome_rows(o: Outcome, provenance: Provenance) -> list[dict[str, Any]]:
             if len(shape) > 1:
                 idx = np.unravel_index(j, shape)[:-1]
                 row["entry"] = json.dumps([int(i) for i in idx])
+            elif o.kind is CheckKind.COMPARISON:  # one row per claimed pair of methods
+                row["entry"] = json.dumps([j])
             row.update({c: v[j] for c, v in cols.items()})
             rows.append(row)
     return rows

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.limits import MAX_REPLICAS
+from pflbounds.running.config import effective_replicas
 
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.outcome import Outcome
@@ -252,25 +253,32 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
             except KeyError as exc:
                 raise fail(f"{where}: {exc}") from None
         for check in found:
+            try:
+                effective_replicas(check, replicas)  # a comparison's draws are declared
+            except ValueError as exc:
+                raise fail(f"{where}: {exc}") from None
             chosen[check.id] = SuiteEntry(check, replicas, egrid == "quick", pattern)
     return Suite(name, description, seed, grid, tuple(chosen.values()), path)
 
 
 def run_suite(suite: Suite, jobs: int = 1, progress: bool | str = True,
-              multiplicity: str = "holm", *, scheduler: Any = None,
+              multiplicity: str = "paper", *, scheduler: Any = None,
               cache: TaskCache | None = None) -> list[Outcome]:
     """Run every check of a suite in one pool, with the suite's seed.
 
-    By default the Monte Carlo comparisons of the whole suite share one Holm correction
-    (family-wise level ``1 - confidence``); ``multiplicity="per-check"`` corrects each check
-    on its own (:func:`pflbounds.running.executor.run_specs`).
+    By default each Monte Carlo check is judged at its share of its paper's family-wise level
+    (:mod:`pflbounds.running.multiplicity`), whatever else the suite holds; the checks of
+    papers that declare no family share one Holm correction over the suite's Monte Carlo
+    comparisons, as before families existed (:mod:`pflbounds.running.holm`).
+    ``multiplicity="per-check"`` judges each at its own ``1 - confidence``
+    (:func:`pflbounds.running.executor.run_specs`).
     """
     return sweep_suite(suite, jobs=jobs, progress=progress, multiplicity=multiplicity,
                        scheduler=scheduler, cache=cache).outcomes
 
 
 def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
-                multiplicity: str = "holm", scheduler: Any = None,
+                multiplicity: str = "paper", scheduler: Any = None,
                 cache: TaskCache | None = None) -> Sweep:
     """:func:`run_suite` with per grid point provenance and the run's statistics; a check
     that needs an extra that is not installed is skipped, with the reason
@@ -280,4 +288,4 @@ def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
     return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
                  multiplicity=multiplicity, scheduler=scheduler, cache=cache,
-                 skip_missing=True)
+                 skip_missing=True, undeclared="holm")

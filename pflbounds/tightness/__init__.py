@@ -9,8 +9,9 @@ lower bound: minimises it) exactly where the worst case decouples, by PEPit's SD
 first-order methods on function classes, or by a seeded search (L-BFGS-B on exact
 expectations, uniform draws elsewhere), and returns a JSON record (:class:`SearchRecord`)
 with the worst instance, the ratio, how it was found and what it cost. A paper declares its
-cases as ``WORST_CASES`` in its ``audit.py`` (:func:`paper_cases`, :func:`run_paper`). See
-docs/tightness.md.
+cases as ``WORST_CASES`` in its ``audit.py`` (:func:`paper_cases`, :func:`run_paper`);
+:func:`run_tightness` runs them all, with the paper's PEPit cases, as ``pflbounds audit
+tightness`` does. See docs/tightness.md.
 
 This engine never imports a paper: papers declare their cases in their ``audit.py``.
 """
@@ -26,6 +27,7 @@ from pflbounds.tightness.models import (
     Worst,
     register_model,
 )
+from pflbounds.tightness.paper_audit import PaperTightness, run_tightness
 from pflbounds.tightness.record import (
     CacheError,
     PointRecord,
@@ -37,8 +39,8 @@ from pflbounds.tightness.spaces import Box, Rotation, Simplex, Space, Sphere, Sp
 
 __all__ = [
     "MODES", "Box", "CacheError", "CaseError", "InstanceError", "Measurement", "Model",
-    "NotDecoupled", "PointRecord", "RecordCache", "Rotation", "Search", "SearchCase",
-    "SearchRecord", "Simplex", "Space", "Sphere", "Spread", "Worst", "case_key",
-    "format_table", "get_model", "models", "paper_cases", "register_model", "replay",
-    "run_case", "run_paper", "spectrum",
+    "NotDecoupled", "PaperTightness", "PointRecord", "RecordCache", "Rotation", "Search",
+    "SearchCase", "SearchRecord", "Simplex", "Space", "Sphere", "Spread", "Worst",
+    "case_key", "format_table", "get_model", "models", "paper_cases", "register_model",
+    "replay", "run_case", "run_paper", "run_tightness", "spectrum",
 ]

@@ -32,7 +32,9 @@ from pflbounds.tightness.models import (
     Measurement,
     Model,
     integer,
+    placed,
     register_model,
+    summarise,
     within,
 )
 
@@ -90,6 +92,21 @@ class TwoAgentAFO(Model):
         u = np.asarray(inst["x0"], dtype=np.float64)
         within("f_0(x0) - f_0^*", float(u @ u) / 2, 0.0, c["Delta0"],
                "the initial gap must be <= Delta0")
+
+    def describe(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray]) -> str:
+        """Eigenvalues, where the initial error, each agent's noise and the gap sit, and
+        the size of the gap against b."""
+        h = np.asarray(inst["spectrum"], dtype=np.float64)
+        s = np.asarray(inst["noise"], dtype=np.float64)
+        v = np.asarray(inst["gap"], dtype=np.float64)
+        b = float(c["b"])
+        size = float(np.sqrt(v @ v))
+        gap = placed("gradient gap", v**2, h) + (f" at {100 * size / b:.0f}% of b" if b > 0
+                                                  else "")
+        return (f"eigenvalues {summarise(h)}; "
+                f"{placed('initial error', np.asarray(inst['x0']) ** 2, h)}; "
+                f"agent 0 {placed('noise', s[0], h)}, agent 1 {placed('noise', s[1], h)}; "
+                f"{gap}")
 
     def family(self, inst: Mapping[str, np.ndarray]) -> tuple[QuadraticFamily, np.ndarray]:
         """The quadratic family of the instance and the initial point x_0."""

@@ -42,7 +42,7 @@ from pflbounds import version
 from pflbounds.checking.jsonsafe import canonical_json, to_jsonable
 from pflbounds.symbolic import catalog
 from pflbounds.symbolic.evaluate import HypothesisError, InputError, evaluate
-from pflbounds.symbolic.result import Result
+from pflbounds.symbolic.result import Kind, Result
 from pflbounds.tightness.case import CaseError, SearchCase
 from pflbounds.tightness.models import (
     InstanceError,
@@ -136,8 +136,10 @@ def _sense(case: SearchCase, r: Result) -> str:
         return "max"
     if r.relation == ">=":
         return "min"
-    raise CaseError(f"{case.label}: {r.id} states an equality (a step size, a count, an "
-                    "identity): a worst-case search compares bounds only")
+    if r.kind is Kind.COMPLEXITY:
+        return "max"  # a sufficient count: the steps an instance needs must not exceed it
+    raise CaseError(f"{case.label}: {r.id} states an equality (a step size, an identity): "
+                    "a worst-case search compares bounds and sufficient counts only")
 
 
 class _Budget(Exception):

@@ -119,6 +119,12 @@ class Model:
         otherwise."""
         raise NotDecoupled(f"model {self.name} has no exact decoupled worst case")
 
+    def describe(self, constants: Mapping[str, float],
+                 instance: Mapping[str, Any]) -> str:
+        """The instance in words, for tables and the report: each parameter summarised
+        (a few values, or their range and where the largest entry sits)."""
+        return "; ".join(f"{k} {summarise(v)}" for k, v in sorted(instance.items()))
+
     def sdp(self, constants: Mapping[str, float], measure: str) -> Any:
         """The worst case over a function class by semidefinite programming (``kind =
         "sdp"``)."""
@@ -140,6 +146,39 @@ def register_model(model: Model) -> Model:
 
 
 # ------------------------------------------------------------------ helpers for models
+def g3(x: float) -> str:
+    """A number in three significant digits."""
+    return f"{float(x):.3g}"
+
+
+def summarise(value: Any) -> str:
+    """A parameter's value in a few words: up to four numbers listed, else the range."""
+    a = np.asarray(value, dtype=np.float64)
+    if a.size == 0:
+        return "(empty)"
+    if a.size <= 4:
+        inner = ", ".join(g3(x) for x in a.ravel())
+        return inner if a.size == 1 else f"[{inner}]"
+    return f"in [{g3(a.min())}, {g3(a.max())}] ({'x'.join(map(str, a.shape))})"
+
+
+def share(weights: np.ndarray) -> tuple[int, float]:
+    """The index of the largest of nonnegative ``weights`` and its share of their sum."""
+    w = np.abs(np.asarray(weights, dtype=np.float64))
+    total = float(w.sum())
+    i = int(np.argmax(w)) if w.size else 0
+    return i, (float(w[i]) / total if total > 0 else 0.0)
+
+
+def placed(what: str, weights: np.ndarray, eigenvalues: np.ndarray) -> str:
+    """Where ``weights`` over the eigen-directions sit: "noise on 1 (100%)" or "no noise"."""
+    w = np.abs(np.asarray(weights, dtype=np.float64))
+    if float(w.sum()) == 0:
+        return f"no {what}"
+    i, frac = share(w)
+    return f"{what} on eigenvalue {g3(eigenvalues[i])} ({100 * frac:.0f}%)"
+
+
 def integer(constants: Mapping[str, float], name: str, lo: int = 1) -> int:
     """The constant ``name`` as an integer >= lo, or :class:`InstanceError`."""
     if name not in constants:

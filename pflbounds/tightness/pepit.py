@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict
 
-from pflbounds.tightness.models import Measurement, Model, integer, register_model, within
+from pflbounds.tightness.models import Measurement, Model, g3, integer, register_model, within
 
 __all__ = ["GradientDescentPEP"]
 
@@ -42,6 +42,13 @@ class GradientDescentPEP(Model):
                    seed: int = 0) -> None:
         within("mu", float(c["mu"]), 0.0, float(c["L"]), "0 < mu <= L")
         integer(c, "K")
+
+    def describe(self, c: Mapping[str, float], inst: Mapping[str, object]) -> str:
+        """PEPit's worst-case function, at the case's scale-free constants."""
+        start = "||x0 - x*||^2 = R0" if self.initial == "distance" else "f(x0) - f* = Delta0"
+        return (f"PEPit's worst L-smooth mu-strongly convex function, mu/L = "
+                f"{g3(float(c['mu']) / float(c['L']))}, eta L = "
+                f"{g3(float(c['eta']) * float(c['L']))}, {start}")
 
     def measure(self, c: Mapping[str, float], inst: Mapping[str, object], measure: str,
                 *, seed: int = 0, replicas: int = 0, stream: int = 0) -> Measurement:

@@ -48,8 +48,11 @@ from pflbounds.tightness.models import (
     Model,
     NotDecoupled,
     Worst,
+    g3,
     integer,
+    placed,
     register_model,
+    summarise,
     within,
 )
 from pflbounds.tightness.spaces import Box, Resolved, Simplex, Sphere
@@ -148,10 +151,26 @@ class QuadraticSGD(Model):
         H = 0.5 * (H + H.T)
         r0 = u if self.initial == "distance" else (Q / np.sqrt(h)) @ (Q.T @ u)
         draws = LinearDraws(p=[1.0], A=(np.eye(d) - eta * H)[None],
-                            Sigma=(eta**2 * np.diag(s))[None], check=False)
+                            Sigma=(eta**2 * self.noise_factor(c) * np.diag(s))[None],
+                            check=False)
         Qm = H if measure == "last" else 2.0 * np.eye(d)
         prop = propagate(draws, r0, [K], QuadraticMetrics(Q=Qm[None, None]))
         return Measurement(float(prop.metrics[-1, 0]))
+
+    def noise_factor(self, c: Mapping[str, float]) -> float:
+        """The factor on the noise covariance the method sees (1: one agent; a family whose
+        agents average N independent gradients sees 1/N)."""
+        return 1.0
+
+    def describe(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray]) -> str:
+        """Eigenvalues, and where the initial error and the noise sit in the eigenbasis."""
+        h = np.asarray(inst["spectrum"], dtype=np.float64)
+        Q = np.asarray(inst["rotation"], dtype=np.float64)
+        e0 = (Q.T @ np.asarray(inst["x0"], dtype=np.float64)) ** 2
+        s = np.einsum("ij,i,ij->j", Q, np.asarray(inst["noise"], dtype=np.float64), Q)
+        return (f"eigenvalues {summarise(h)}; {placed('initial error', e0, h)}, "
+                f"{placed('noise', s, h)}; eta h in [{g3(c['eta'] * h.min())}, "
+                f"{g3(c['eta'] * h.max())}]")
 
     # ------------------------------------------------------------------ exact worst case
     def _terms(self, c: Mapping[str, float], measure: str, radius2: float,
@@ -201,7 +220,7 @@ class QuadraticSGD(Model):
                                    "the noise variances: the worst case does not decouple")
         radius = x0_set.params["radius"]
         total = noise_set.params["total"]
-        bias, noise = self._terms(c, measure, radius**2, total)
+        bias, noise = self._terms(c, measure, radius**2, total * self.noise_factor(c))
         slots = self._slots(d, sets, pinned)
         best = _place(slots, bias, noise)
         value, (i, hi_), (j, hj_), spectrum_vals, how = best
@@ -265,5 +284,95 @@ def _place(slots: list[tuple[str, float, float]], bias: Callable,
     return value, (i, float(spec[i])), (j, float(spec[j])), spec, how
 
 
+class QuadraticSteps(QuadraticSGD):
+    """The same family under f(x_0) - f* <= Delta0, measured in steps: the first k <= K
+    with E[f(x_k) - f*] <= eps (``steps``), the cost a sufficient count (a complexity
+    result) claims to cover. K is the horizon searched; an instance still above eps at K
+    is reported as K + 1 steps (``detail.reached`` false). In H's eigenbasis E[f(x_k) - f*]
+    = 1/2 sum_c h_c (q_c^k e_c(0)^2 + eta^2 s~_c G(q_c, k)) (module docstring), evaluated
+    for every k at once."""
+
+    measures = ("steps",)
+
+    def __init__(self) -> None:
+        super().__init__("function_gap")
+        self.name = "quadratic_sgd_steps"
+        self.constants = (*self.constants, "eps")
+        self.description = self.description + "; measured: steps to E[f(x_k) - f*] <= eps"
+
+    def curve(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray]) -> np.ndarray:
+        """E[f(x_k) - f*] for k = 0..K."""
+        h = np.asarray(inst["spectrum"], dtype=np.float64)
+        Q = np.asarray(inst["rotation"], dtype=np.float64)
+        u = Q.T @ np.asarray(inst["x0"], dtype=np.float64)
+        e2 = u**2 / h  # x_0 - x* = Q diag(h)^(-1/2) Q^T u
+        s = np.einsum("ij,i,ij->j", Q, np.asarray(inst["noise"], dtype=np.float64), Q)
+        eta, K = float(c["eta"]), integer(c, "K")
+        q = (1.0 - eta * h) ** 2
+        k = np.arange(K + 1)[:, None]
+        qk = q[None, :] ** k
+        with np.errstate(divide="ignore", invalid="ignore"):
+            G = np.where(q[None, :] == 1.0, k * 1.0, (1.0 - qk) / (1.0 - q[None, :]))
+        noise = eta**2 * self.noise_factor(c) * s
+        return 0.5 * (h[None, :] * (qk * e2[None, :] + noise[None, :] * G)).sum(axis=1)
+
+    def measure(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], measure: str,
+                *, seed: int = 0, replicas: int = 0, stream: int = 0) -> Measurement:
+        v = self.curve(c, inst)
+        below = np.flatnonzero(v <= float(c["eps"]))
+        reached = bool(below.size)
+        steps = int(below[0]) if reached else integer(c, "K") + 1
+        return Measurement(float(steps), 0.0, {"reached": reached,
+                                               "value_at_steps": float(v[min(steps,
+                                                                             v.size - 1)])})
+
+    def decoupled(self, c: Mapping[str, float], sets: Mapping[str, Resolved],
+                  pinned: Mapping[str, np.ndarray], measure: str) -> Worst:
+        raise NotDecoupled("a count of steps does not decouple by eigen-direction: search it")
+
+
+class _Averaged:
+    """N agents with the same quadratic, started together, each step averaging their N
+    independent stochastic gradients (All-for-all with Lambda = 11^T/N on identical agents,
+    minibatch SGD): the iterates stay equal and follow SGD whose noise covariance is
+    divided by N. Each agent's noise variance is at most sigma2; the measure is any agent's
+    (the average's) excess."""
+
+    def noise_factor(self, c: Mapping[str, float]) -> float:
+        return 1.0 / integer(c, "N")
+
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
+        integer(c, "N")
+        super().admissible(c, inst, seed=seed)  # type: ignore[misc]
+
+
+class AveragedAgents(_Averaged, QuadraticSGD):
+    """``identical_agents_gap``: :class:`QuadraticSGD` under f(x_0) - f* <= Delta0 for N
+    identical agents that average their gradients (:class:`_Averaged`)."""
+
+    def __init__(self) -> None:
+        super().__init__("function_gap")
+        self.name = "identical_agents_gap"
+        self.constants = (*self.constants, "N")
+        self.description = ("N identical agents averaging their gradients (noise variance "
+                            "<= sigma2 each): " + self.description)
+
+
+class AveragedAgentsSteps(_Averaged, QuadraticSteps):
+    """``identical_agents_steps``: :class:`QuadraticSteps` for N identical agents that
+    average their gradients."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "identical_agents_steps"
+        self.constants = (*self.constants, "N")
+        self.description = ("N identical agents averaging their gradients (noise variance "
+                            "<= sigma2 each): " + self.description)
+
+
 register_model(QuadraticSGD("distance"))
 register_model(QuadraticSGD("function_gap"))
+register_model(QuadraticSteps())
+register_model(AveragedAgents())
+register_model(AveragedAgentsSteps())

@@ -44,6 +44,13 @@ def _builtin() -> None:
     """Import the built-in model modules once (each registers its models on import), also
     when a user's model was registered first."""
     if not _BUILTIN_LOADED:
-        from pflbounds.tightness import afo, local_sgd, logistic, pepit, quadratic  # noqa: F401
+        from pflbounds.tightness import (  # noqa: F401
+            afo,
+            gaussian_means,
+            local_sgd,
+            logistic,
+            pepit,
+            quadratic,
+        )
 
         _BUILTIN_LOADED.append(True)

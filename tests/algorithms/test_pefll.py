@@ -72,7 +72,8 @@ def test_one_round_is_the_proof_update(setup):
 
 
 def test_regularizer_step_proof_against_algorithm2(setup):
-    """The two forms differ only by the regularizer step: beta k against beta (erratum C1)."""
+    """The two forms differ only by the regularizer step: beta k against beta
+    (scott2024.erratum1)."""
     _, arch, data = setup
     d = pefll.ClientData(*map(jnp.asarray, data))
     eta0 = arch.init(jax.random.key(3), N)

@@ -24,12 +24,19 @@ CHECKS = [Check(f"rep.c{i}", "noisy", CheckKind.BOUND_HOLDS, Verdict.HOLDS, nois
                 grid=({"i": i},), engine="mc", replicas=50) for i in range(3)]
 
 
-def test_error_control_sentence_states_the_family_wise_level():
-    holm = run_specs([RunSpec(c) for c in CHECKS], multiplicity="holm", progress=False)
-    text = error_control_sentence(holm)
-    assert "over its 6 comparisons in 3 checks" in text
-    assert "at most 1% (the family-wise level)" in text
-    per = run_specs([RunSpec(c) for c in CHECKS], progress=False)
+def test_error_control_sentence_states_each_family_and_its_level(extra_paper):
+    from pflbounds.checking import registry
+
+    extra_paper("comparepaper")
+    declared = [registry.get("comparepaper.bound"), registry.get("comparepaper.better")]
+    run = run_specs([RunSpec(c) for c in [*declared, *CHECKS]], progress=False,
+                    undeclared="holm")  # as validate: the rep checks declare no family
+    text = error_control_sentence(run)
+    assert "at a fixed share of the paper's family-wise level" in text
+    assert "Error families: comparepaper at 5% over its 5 Monte Carlo checks." in text
+    assert ("The Monte Carlo checks of papers that declare no error family are corrected "
+            "over the whole suite (Holm's step-down procedure over its") in text
+    per = run_specs([RunSpec(c) for c in CHECKS], progress=False, multiplicity="per-check")
     text = error_control_sentence(per)
     assert "Bonferroni at 1% per check" in text and "can reach 3%" in text
     assert error_control_sentence([]) == ""
@@ -53,14 +60,14 @@ def test_report_with_the_audit_chapter(audit_dir, tmp_path, capsys):
 
     results = tmp_path / "results"
     specs = [RunSpec(registry.get(c), 100, True) for c in ("even2022.P1_mc", "even2022.P12")]
-    save_outcomes(run_specs(specs, multiplicity="holm", progress=False), results)
+    save_outcomes(run_specs(specs, progress=False), results)
     pdf = tmp_path / "out" / "r.pdf"
     pdf.parent.mkdir()
     assert main(["report", str(results), "--out", str(pdf), "--audit", str(audit_dir)]) == 0
     typ = report_source(pdf).read_text()
     assert "Audits: how much to trust a verdict" in typ
     assert "Checker power: auditpaper" in typ and "Tightness against PEPit" in typ
-    assert "the family\\-wise level" in typ  # the overview's sentence
+    assert "Error families: even2022 at 1% over its 13 Monte Carlo checks" in typ  # overview
     assert "2 \\-\\> 1 in 2\\*Delta0" in typ  # a survivor of the loose lemma, with its change
     assert typ.count("Lemma 2 is loose by a factor 2 on purpose") == 1  # once per form
     fig = report_folder(pdf) / "figures" / "audit-tightness-auditpaper.csv"
@@ -93,11 +100,15 @@ def test_bad_audit_folder_is_one_line(tmp_path, capsys):
 def test_false_alarm_document_renders(tmp_path):
     from pflbounds.reporting.audit_page import AuditPage, audit_typst
 
-    doc = {"suite": "quick", "runs": 10, "family_level": 0.01, "limit": 1, "any_per_check": 2,
-           "any_holm": 0, "rate_per_check": 0.2, "rate_holm": 0.0, "within": True,
+    doc = {"suite": "quick", "runs": 10, "within": True,
+           "papers": [{"paper": "even2022", "family_level": 0.01, "checks": 1, "limit": 1,
+                       "any_per_check": 2, "any_family": 0, "rate_per_check": 0.2,
+                       "rate_family": 0.0, "within": True}],
            "checks": [{"check": "even2022.P7", "runs": 10, "violated": 2, "rate": 0.2,
-                       "rate_95": [0.02, 0.56], "violated_holm": 0, "inconclusive_holm": 1}]}
+                       "rate_95": [0.02, 0.56], "violated_family": 0,
+                       "inconclusive_family": 1}]}
     lines = audit_typst(AuditPage(false_alarms=[json.loads(json.dumps(doc))]), {})
     text = "\n".join(lines)
     assert "False alarms: suite quick" in text and "#ident(\"even2022.P7\")" in text
+    assert "even2022: 2 (20%) with each check at its own level, 0 (0%) with the paper" in text
     assert "0\\.200 \\[0.020, 0.560\\]" in text

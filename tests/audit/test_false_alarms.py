@@ -1,10 +1,11 @@
-"""False alarms: Monte Carlo checks of true bounds over many seeds, per-check and suite-level.
+"""False alarms: Monte Carlo checks of true bounds over many seeds, at per-check levels and
+with each paper's error family.
 
 The least favourable true bound is one that the expectation meets exactly: each comparison
-then says VIOLATED with probability alpha. Ten such checks corrected one by one (1% each)
-raise a false alarm in about 10% of suite runs; the suite-level Holm correction keeps it
-near 1%. The 200-seed runs (the quick suite's own Monte Carlo checks, and the planted
-boundary suite) are slow-marked."""
+then says VIOLATED with probability alpha. Ten such checks of one paper judged one by one (1%
+each) raise a false alarm in about 10% of runs; the paper's error family keeps it at most
+1%. The 200-seed runs (the quick suite's own Monte Carlo checks, and the planted boundary
+suite) are slow-marked."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 
 from pflbounds.audit.false_alarms import binomial_limit, false_alarms, format_table
-from pflbounds.checking import Check, CheckKind, Verdict, mc_block
+from pflbounds.checking import Check, CheckKind, Verdict, mc_block, registry
 from pflbounds.cli import main
 from pflbounds.running.suite import Suite, SuiteEntry, load_suite
 
@@ -31,14 +32,25 @@ def at_the_bound(p: Mapping[str, Any], n: int, ss: np.random.SeedSequence) -> di
     return {"ks": np.array([1.0]), **mc_block(x), "bound": np.array([1.0])}
 
 
-def boundary_suite(m: int = 10) -> Suite:
-    checks = [Check(f"fa.b{i}", "at the bound", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+def boundary_suite(m: int = 10, papers: tuple[str, ...] = ("fa",)) -> Suite:
+    """``m`` checks at the bound per paper (and one expected VIOLATED in the first), each
+    paper's checks registered as its own: a family of equal shares of 1%."""
+    checks = [Check(f"{paper}.b{i}", "at the bound", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
                     at_the_bound, grid=({"i": i},), engine="mc", replicas=60, block_size=60)
-              for i in range(m)]
-    planted = Check("fa.expected_violation", "left out", CheckKind.BOUND_HOLDS,
+              for paper in papers for i in range(m)]
+    planted = Check(f"{papers[0]}.expected_violation", "left out", CheckKind.BOUND_HOLDS,
                     Verdict.VIOLATED, at_the_bound, grid=({},), engine="mc", replicas=60)
+    for c in [*checks, planted]:  # module "": workers receive the check with its tasks
+        registry.register(c, replace=True, module="")
     return Suite("boundary", "", 0, "full",
                  tuple(SuiteEntry(c, None, False, c.id) for c in [*checks, planted]))
+
+
+@pytest.fixture(autouse=True)
+def _registry():
+    state = registry.snapshot()
+    yield
+    registry.restore(state)
 
 
 def test_binomial_limit_matches_the_binomial_tail():
@@ -50,17 +62,29 @@ def test_binomial_limit_matches_the_binomial_tail():
         assert tail(c, n, p) <= 1e-3 < tail(c - 1, n, p)
 
 
-def test_boundary_suite_per_check_against_holm():
+def test_boundary_suite_per_check_against_the_paper_family():
     fa = false_alarms(boundary_suite(), range(40))
     assert fa.excluded == ["fa.expected_violation"]
     assert [c.runs for c in fa.checks] == [40] * 10
-    assert fa.any_holm <= fa.any_per_check  # Holm never rejects more here
+    (paper,) = fa.papers.values()
+    assert paper.paper == "fa" and paper.level == 0.01 and paper.checks == 10
+    assert paper.any_family <= paper.any_per_check  # a share never rejects more
     per = sum(c.violated for c in fa.checks)
-    assert per == fa.any_per_check >= 2  # ~10% of runs: one check at a time
-    assert fa.any_holm <= binomial_limit(40, 0.01)
+    assert per == paper.any_per_check >= 2  # ~10% of runs: one check at a time
+    assert paper.any_family <= binomial_limit(40, 0.01) and fa.within
     text = format_table(fa)
-    assert "runs with a false VIOLATED: per-check correction" in text
+    assert "fa (10 checks counted): runs with a false VIOLATED: per-check levels" in text
     assert "not counted (expects another verdict than HOLDS): fa.expected_violation" in text
+
+
+def test_each_paper_is_counted_against_its_own_family():
+    fa = false_alarms(boundary_suite(5, ("fa", "fb")), range(30))
+    assert sorted(fa.papers) == ["fa", "fb"]
+    doc = fa.to_dict()
+    assert [p["checks"] for p in doc["papers"]] == [5, 5]
+    for c in fa.checks:  # each check at 1/6 (fa: 5 and the expected violation) or 1/5 of 1%
+        assert c.violated_family <= c.violated
+    assert all(p["within"] for p in doc["papers"]) is fa.within
 
 
 def test_a_suite_without_monte_carlo_checks_is_refused():
@@ -80,25 +104,26 @@ def test_cli_false_alarms_on_a_suite_file(tmp_path, capsys, monkeypatch):
                  str(tmp_path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["runs"] == 3 and doc["checks"][0]["check"] == "even2022.P1_mc"
-    assert doc["any_holm"] == 0 and doc["within"]
+    assert doc["papers"][0]["paper"] == "even2022" and doc["papers"][0]["any_family"] == 0
+    assert doc["within"]
     assert (tmp_path / "false-alarms-p1mc.json").is_file()
     assert main(["audit", "false-alarms", "nosuchsuite"]) == 2
     assert "suite 'nosuchsuite' not found" in capsys.readouterr().err
 
 
 @pytest.mark.slow
-def test_boundary_suite_200_seeds_per_check_exceeds_the_level_and_holm_does_not():
+def test_boundary_suite_200_seeds_per_check_exceeds_the_level_and_the_family_does_not():
     fa = false_alarms(boundary_suite(), range(200), jobs=2)
     limit = binomial_limit(200, 0.01)
-    assert fa.any_per_check > limit  # about 1 - 0.99^10 = 9.6% of runs
-    assert fa.any_holm <= limit
+    assert fa.papers["fa"].any_per_check > limit  # about 1 - 0.99^10 = 9.6% of runs
+    assert fa.papers["fa"].any_family <= limit
 
 
 @pytest.mark.slow
 def test_quick_suite_monte_carlo_checks_200_seeds_within_the_binomial_limit():
     """Every Monte Carlo check of the quick suite, and its true bound, under 200 seeds: the
-    runs with any false VIOLATED (suite-level Holm) stay within the binomial limit of the
-    family-wise level, and each check's own rate within the limit of its level."""
+    runs with any false VIOLATED (each paper's error family) stay within the binomial limit of
+    its family-wise level, and each check's own rate within the limit of its level."""
     fa = false_alarms(load_suite(ROOT / "validation" / "quick.toml"), range(200), jobs=2)
     assert fa.within, format_table(fa)
     for c in fa.checks:

@@ -1,5 +1,6 @@
-"""Suite-level Holm correction: the step-down levels against a reference implementation on
-p-values, and verdicts of Monte Carlo checks whose t statistics are planted exactly."""
+"""Suite-level Holm correction (the checks of papers that declare no error family, in a suite):
+the step-down levels against a reference implementation on p-values, and verdicts of Monte
+Carlo checks whose t statistics are planted exactly."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from scipy.special import stdtr, stdtrit
 
 from pflbounds.checking import Check, CheckKind, Verdict, mc_block
 from pflbounds.running.executor import RunSpec, run_specs
-from pflbounds.running.multiplicity import holm_alphas
+from pflbounds.running.holm import holm_alphas
 
 N_REPLICAS = 100
 
@@ -99,7 +100,13 @@ def test_planted_p_value_is_exact():
 
 
 def _verdicts(checks, multiplicity):
-    out = run_specs([RunSpec(c) for c in checks], multiplicity=multiplicity, progress=False)
+    """``holm``: the suite's correction of checks no paper registers (as validate judges
+    them); ``per-check``: each at its own level."""
+    if multiplicity == "holm":
+        out = run_specs([RunSpec(c) for c in checks], progress=False, undeclared="holm")
+    else:
+        out = run_specs([RunSpec(c) for c in checks], multiplicity=multiplicity,
+                        progress=False)
     return {o.check_id.split(".")[1]: o for o in out}
 
 
@@ -136,33 +143,3 @@ def test_deterministic_checks_stay_out_of_the_family():
     assert "multiplicity" not in holm["exact"].config
     assert holm["a"].config["multiplicity"]["checks"] == 1
     assert holm["a"].verdict is Verdict.VIOLATED  # the only Monte Carlo check: level 0.01
-
-
-def test_unknown_multiplicity_is_refused():
-    with pytest.raises(ValueError, match="multiplicity must be one of"):
-        run_specs([RunSpec(_check("a", 0.5))], multiplicity="bonferroni", progress=False)
-
-
-def test_validate_applies_holm_by_default_and_per_check_on_request(tmp_path, capsys,
-                                                                   monkeypatch):
-    import json
-
-    from pflbounds.cli import main
-
-    suite = tmp_path / "two.toml"
-    suite.write_text('name = "two"\nseed = 3\ngrid = "quick"\n'
-                     '[[checks]]\nid = "even2022.P1_mc"\nreplicas = 200\n'
-                     '[[checks]]\nid = "even2022.P12_variance"\nreplicas = 400\n')
-    monkeypatch.setenv("PFLBOUNDS_CACHE_DIR", str(tmp_path / "cache"))
-    docs = {}
-    for flag in ([], ["--per-check"]):
-        out = tmp_path / ("per" if flag else "holm")
-        assert main(["validate", str(suite), "--out", str(out), "--json", *flag]) == 0
-        docs[bool(flag)] = {o["check_id"]: o for o in json.loads(capsys.readouterr().out)
-                            ["outcomes"]}
-    holm = docs[False]["even2022.P1_mc"]["config"]["multiplicity"]
-    assert holm["method"] == "holm" and holm["checks"] == 2 and holm["family_level"] == 0.01
-    assert holm["alpha"] == pytest.approx(0.01 / 2 / holm["check_comparisons"])
-    assert "suite-level Holm" in docs[False]["even2022.P1_mc"]["detail"]
-    assert "multiplicity" not in docs[True]["even2022.P1_mc"]["config"]
-    assert "Bonferroni over" in docs[True]["even2022.P1_mc"]["detail"]

@@ -123,11 +123,13 @@ def test_case_refuses_a_point_outside_its_class():
 def test_cli_tightness(audit_paper, extra_paper, tmp_path, capsys):
     assert main(["audit", "tightness", "--paper", "auditpaper", "--out", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "VIOLATED" in out and (tmp_path / "tightness-auditpaper.json").is_file()
+    assert "COUNTEREXAMPLE" in out and (tmp_path / "tightness-auditpaper.json").is_file()
     assert (tmp_path / "pepit-cache.json").is_file()
-    extra_paper("toypaper")  # a paper without an audit module
-    assert main(["audit", "tightness", "--paper", "toypaper"]) == 2
-    assert "declares no tightness case" in capsys.readouterr().err
+    extra_paper("toypaper")  # a paper without an audit module: its gap is listed, no error
+    assert main(["audit", "tightness", "--paper", "toypaper", "--out",
+                 str(tmp_path / "toy")]) == 0
+    out = capsys.readouterr().out
+    assert "declares no worst-case search" in out and "uncovered (no case):" in out
     afile = tmp_path / "afile"
     afile.write_text("")
     assert main(["audit", "tightness", "--paper", "auditpaper", "--out", str(afile)]) == 2

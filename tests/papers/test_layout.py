@@ -23,7 +23,7 @@ from layout_rules import BOUND_KINDS, ERRATUM_ID, layout_problems, manifest_in_s
 
 from pflbounds.symbolic.manifest import declared_keys
 
-PENDING = {"erickson2025", "scott2024"}
+PENDING: set[str] = set()
 """Papers still on the layout before manifests (see the module docstring)."""
 
 ROOT = Path(__file__).resolve().parents[2]

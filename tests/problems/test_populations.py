@@ -76,3 +76,51 @@ def test_label_shift_clients_and_risk():
     r, se = label_shift_risk(e, pi, 100)
     assert r[0] == pytest.approx(0.36)
     assert se[0] == pytest.approx(np.sqrt(0.04 * (0.09 + 0.16 + 0.25) / 100))
+
+
+def _jacobian(H: np.ndarray, A: np.ndarray, psibar: np.ndarray) -> np.ndarray:
+    """The Jacobian of (H, A) -> H A psibar (p x (p l + l p)), written out entry by entry."""
+    p, l = H.shape
+    v = A @ psibar
+    dH = np.kron(np.eye(p), v[None, :])  # d theta_i / d H_ij = v_j
+    dA = np.kron(H, psibar[None, :])  # d theta_i / d A_kj = H_ik psibar_j
+    return np.concatenate([dH, dA], axis=1)
+
+
+def test_batch_variances_equal_the_expectations_over_every_batch():
+    from itertools import combinations
+
+    small = LowRankRegression(p=3, q=2).draw(3, 6, np.random.default_rng(2))
+    rng = np.random.default_rng(3)
+    H, A = rng.standard_normal((2, 3, 2)), rng.standard_normal((2, 2, 3))  # two networks
+    b = 2
+    batches = list(combinations(range(small.m), b))
+    jac, out = np.zeros((2, small.n)), np.zeros((2, small.n))
+    for e in range(2):
+        for i in range(small.n):
+            JS = _jacobian(H[e], A[e], small.psibar[i])
+            for B in batches:
+                pb = small.psi[i, list(B)].mean(axis=0)
+                jac[e, i] += np.linalg.norm(_jacobian(H[e], A[e], pb) - JS, 2) ** 2
+                out[e, i] += np.sum((H[e] @ A[e] @ (pb - small.psibar[i])) ** 2)
+    s2, s3 = small.batch_variances(b, H, A)
+    assert s2 == pytest.approx(b * jac.max() / len(batches), rel=1e-10)
+    assert s3 == pytest.approx(b * out.max() / len(batches), rel=1e-10)
+    assert small.batch_variances(small.m, H, A) == (0.0, 0.0)  # b = m: the full data
+
+
+def test_batch_jacobian_norm_covers_the_full_data_and_the_batches_drawn():
+    small = LowRankRegression(p=3, q=2).draw(4, 6, np.random.default_rng(4))
+    rng = np.random.default_rng(5)
+    H, A = rng.standard_normal((1, 3, 2)), rng.standard_normal((1, 2, 3))
+    full = max(np.linalg.norm(_jacobian(H[0], A[0], pb), 2) for pb in small.psibar)
+    assert small.batch_jacobian_norm(small.m, H, A, np.random.default_rng(0)) == \
+        pytest.approx(full, rel=1e-12)
+    b2 = small.batch_jacobian_norm(2, H, A, np.random.default_rng(0), draws=64)
+    assert b2 >= full * (1 - 1e-12)
+    # every pair of points is a batch: the largest over all of them bounds the draws
+    from itertools import combinations
+
+    every = max(np.linalg.norm(_jacobian(H[0], A[0], small.psi[i, list(B)].mean(axis=0)), 2)
+                for i in range(small.n) for B in combinations(range(small.m), 2))
+    assert b2 <= max(every, full) * (1 + 1e-12)

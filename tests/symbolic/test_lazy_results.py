@@ -15,7 +15,7 @@ import pytest
 
 from pflbounds.symbolic import catalog
 
-DEFERRING = ("even2022", "hanzely2023", "philippenko2025")
+DEFERRING = ("even2022", "hanzely2023", "philippenko2025", "scott2024")
 HERE = Path(__file__).resolve().parent
 
 

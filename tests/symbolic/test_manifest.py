@@ -133,32 +133,42 @@ def test_eval_of_a_manifest_paper_builds_only_the_module_of_its_result(extra_pap
         "toypaper.theorem1", "toypaper.remark1", "toypaper.corollary1"]
 
 
-def test_an_experiment_that_declares_claims_registers_its_runs_after_a_full_load(packages):
-    """A full load imports an experiment module for its results (its claims); loading the
-    checks afterwards still registers its CHECKS (the module is not imported twice)."""
-    packages("claimpaper", {
+def test_an_experiment_that_declares_claims_registers_its_checks_too(packages):
+    """A full load imports an experiment that declares results before the checks are loaded;
+    the registry still receives its CHECKS (once)."""
+    packages("claimexp", {
         "__init__.py": """
-            from pflbounds.symbolic.builder import PaperBuilder
+            from claimexp.paper import P
             from pflbounds.symbolic.manifest import Manifest
-            PaperBuilder("claimpaper").register("t", "c")
-            MANIFEST = Manifest(theory=("a",), experiments=("fig1",))
+            P.register("t", "c")
+            MANIFEST = Manifest(theory=("a",), experiments=("run1",))
+            """,
+        "paper.py": """
+            from pflbounds.symbolic.builder import PaperBuilder
+            P = PaperBuilder("claimexp")
             """,
         "assumptions.py": "", "errata.py": "ERRATA = {}\n", "theory/__init__.py": "",
-        "theory/a.py": "", "checks/__init__.py": "", "experiments/__init__.py": "",
-        "experiments/fig1.py": """
+        "theory/a.py": "", "experiments/__init__.py": "",
+        "experiments/run1.py": """
+            import numpy as np
             import sympy as sp
+            from claimexp.paper import P
             from pflbounds.checking import Check, CheckKind, Verdict
-            from pflbounds.symbolic.builder import PaperBuilder
             from pflbounds.symbolic.result import Kind
-            P = PaperBuilder("claimpaper")
-            CLAIM = P.result("figure1", "Figure 1", Kind.UPPER_BOUND, "ratio", "1", "s",
-                             [P.form("printed", sp.Integer(1))], no_method="a claim")
-            CHECKS = [Check("claimpaper.F1", "figure 1", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
-                            lambda p, R, seed: {"mean": [0.5], "bound": [1.0]}, grid=({},),
-                            result_id=CLAIM.id)]
+
+            CLAIM = P.result("claim1", "Claim 1", Kind.UPPER_BOUND, "q", "1", "q <= 1",
+                             [P.form("printed", sp.Integer(1))], unchecked=None,
+                             no_method="a test claim")
+
+            def simulate(p, R, seed):
+                return {"mean": np.array([0.5]), "bound": np.array([1.0])}
+
+            CHECKS = [Check("claimexp.R1", "run", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
+                            simulate, grid=({},), result_id=CLAIM.id, form="printed")]
             """})
-    loader.load_papers()
-    assert [r.id for r in catalog.results("claimpaper")] == ["claimpaper.figure1"]
-    assert registry.find("claimpaper.F1") is None
+    loader.load_papers()  # the full load imports experiments.run1 for its claim
+    assert "claimexp.experiments.run1" in sys.modules
+    assert [r.id for r in catalog.results("claimexp")] == ["claimexp.claim1"]
     registry.load_papers()
-    assert registry.module_of("claimpaper.F1") == "claimpaper.experiments.fig1"
+    assert registry.module_of("claimexp.R1") == "claimexp.experiments.run1"
+    assert [c.id for c in registry.all_checks("claimexp")] == ["claimexp.R1"]

@@ -178,8 +178,8 @@ _FAILING_PRINTED |= {  # erickson2025 erratum 2: eps = 4 sigma^2 (s+1)/s + 2 del
     for rid in ("theorem4_3", "theorem4_3_eta38", "corollary_floor", "corollary_iterations")
     for form in ("printed", "explicit")}
 _FAILING_PRINTED |= {  # scott2024: beta = 2 sqrt(c)/(k sqrt(T)) is a pure number (Theorem 3.1
-    # forms at that beta, the step rule, T_min); errata C3 (no beta in Lemma C.3's iterate)
-    # and P3 (the appendix's KL = alpha ||eta||^2)
+    # forms at that beta, the step rule, T_min); erratum3 (no beta in Lemma C.3's iterate)
+    # and erratum17 (the appendix's KL = alpha ||eta||^2)
     *(("scott2024.theorem3_1", f) for f in ("printed", "appendix", "proof", "rederived")),
     ("scott2024.theorem3_1_step", "printed"), ("scott2024.theorem3_1_T_min", "corrected"),
     ("scott2024.theorem3_1_T_min", "explicit"),

@@ -1,107 +1,75 @@
-"""Instances of the erickson2025 checks: quadratic clients under pairwise constraints with
-the exact constrained optimum, and the certified gradient mapping.
+"""The instances of erickson2025's checks, read from a grid point: Karula's quadratic clients
+under pairwise constraints, the 3-client counterexample of digest §5.4, and the generator of
+the synthetic experiment of §5.1.
 
-Clients: alpha_i f_i(theta) = (1/2) theta^T H_i theta - b_i^T theta (b_i = H_i m_i, so m_i is
-client i's local optimum), f(theta) = (1/n) sum_i alpha_i f_i(theta_i) (digest §1, with the
-1/n), L = max_i lambda_max(H_i) (Assumption 4.1, certified by eigenvalues). The constraint
-radii are r_ij = rho ||m_i - m_j|| with rho < 1, so the local optima are infeasible and
-constraints are active at the solution. f* = min_K f by cvxpy + Clarabel.
+Karula's clients are :class:`pflbounds.problems.client_quadratics.ClientQuadratics` in the
+linear form: alpha_i f_i(theta) = (1/2) theta^T H_i theta - b_i^T theta (``A`` = H_i, b_i = H_i
+m_i, so m_i is client i's local optimum), f(theta) = (1/n) sum_i alpha_i f_i(theta_i) (digest
+§1, with the 1/n: ``mean_objective``), L = max_i lambda_max(H_i) (Assumption 4.1, certified by
+eigenvalues: ``beta``). The constraint radii are r_ij = rho ||m_i - m_j|| with rho < 1, so the
+local optima are infeasible and constraints are active at the solution; f* = min_K f by cvxpy
++ Clarabel (``constrained_optimum``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
 
-import cvxpy as cp
 import numpy as np
 
-from pflbounds.problems.dykstra import shrink_to_feasible
-from pflbounds.problems.inexact_projection import Projector, gradient_mapping
-from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet, pair_index
+from pflbounds.problems.client_quadratics import ClientQuadratics, random_constrained
+from pflbounds.problems.clustered_regression import ClusteredRegression
+from pflbounds.problems.pairwise_constraints import PairwiseConstraintSet
 
 
-@dataclass(frozen=True, eq=False)
-class QuadraticClients:
-    """alpha_i f_i(theta) = theta^T H_i theta/2 - b_i^T theta, on K(r) (module docstring)."""
-
-    H: np.ndarray
-    m: np.ndarray
-    r: np.ndarray
-
-    @property
-    def n(self) -> int:
-        return int(self.m.shape[0])
-
-    @property
-    def d(self) -> int:
-        return int(self.m.shape[1])
-
-    @cached_property
-    def b(self) -> np.ndarray:
-        return np.einsum("nij,nj->ni", self.H, self.m)
-
-    @cached_property
-    def L(self) -> float:
-        """Assumption 4.1: max_i lambda_max(H_i)."""
-        return float(np.linalg.eigvalsh(self.H).max())
-
-    @cached_property
-    def cset(self) -> PairwiseConstraintSet:
-        return PairwiseConstraintSet(self.n, self.d, self.r)
-
-    def weighted_grad(self, theta: np.ndarray) -> np.ndarray:
-        """(alpha_i grad f_i(theta_i))_i, shape of theta (..., n, d)."""
-        return np.einsum("nij,...nj->...ni", self.H, theta) - self.b
-
-    def grad_f(self, theta: np.ndarray) -> np.ndarray:
-        """grad f(theta) = weighted_grad/n (the 1/n of f)."""
-        return self.weighted_grad(theta) / self.n
-
-    def f(self, theta: np.ndarray) -> np.ndarray:
-        """f(theta), shape theta.shape[:-2]."""
-        q = 0.5 * np.einsum("...ni,nij,...nj->...", theta, self.H, theta)
-        return (q - np.einsum("ni,...ni->...", self.b, theta)) / self.n
-
-    @cached_property
-    def optimum(self) -> tuple[np.ndarray, float, float]:
-        """(theta*, f*, largest constraint violation of theta*) by cvxpy + Clarabel; the
-        point is shrunk to feasibility, so f* is attained by a feasible point."""
-        th = cp.Variable((self.n, self.d))
-        i, j = pair_index(self.n)
-        obj = sum(0.5 * cp.quad_form(th[k], self.H[k]) - self.b[k] @ th[k]
-                  for k in range(self.n)) / self.n
-        prob = cp.Problem(cp.Minimize(obj), [cp.norm(th[i] - th[j], 2, axis=1) <= self.r])
-        prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
-        x = shrink_to_feasible(np.asarray(th.value), self.r)
-        return x, float(self.f(x)), float(self.cset.violation(th.value))
-
-    def consensus_start(self) -> np.ndarray:
-        """A feasible start: every client at the mean of the local optima."""
-        return np.broadcast_to(self.m.mean(axis=0), self.m.shape).copy()
+@lru_cache(maxsize=16)
+def instance(n: int, d: int, cond: float, rho: float, seed: int, scale: float = 1.0
+             ) -> ClientQuadratics:
+    """The quadratic instance of a grid point (fixed by its own seed, not the run's), with f
+    multiplied by ``scale`` (H -> scale H, same optima and radii)."""
+    base = random_constrained(np.random.default_rng(seed), n, d, cond=cond, rho=rho)
+    return ClientQuadratics(scale * base.A, base.m, 0.0, r=base.r)
 
 
-def random_clients(rng: np.random.Generator, n: int, d: int, *, cond: float = 10.0,
-                   spread: float = 2.0, rho: float = 0.5, scale: float = 1.0
-                   ) -> QuadraticClients:
-    """Random PD H_i with eigenvalues in [scale/cond, scale] (random rotations), local optima
-    m_i ~ N(0, spread^2 I), radii r_ij = rho ||m_i - m_j||."""
-    Q, _ = np.linalg.qr(rng.standard_normal((n, d, d)))
-    eig = scale * np.exp(rng.uniform(np.log(1.0 / cond), 0.0, (n, d)))
-    eig[:, 0] = scale  # L = scale exactly
-    H = np.einsum("nij,nj,nkj->nik", Q, eig, Q)
-    m = spread * rng.standard_normal((n, d))
-    i, j = pair_index(n)
-    r = rho * np.linalg.norm(m[i] - m[j], axis=1)
-    return QuadraticClients(H, m, r)
+def point_instance(p: Mapping[str, Any]) -> ClientQuadratics:
+    """:func:`instance` at grid point ``p`` (``n``, ``d``, and ``cond`` 10, ``rho`` 0.5,
+    ``inst`` 0, ``scale`` 1 unless given)."""
+    return instance(int(p["n"]), int(p["d"]), float(p.get("cond", 10.0)),
+                    float(p.get("rho", 0.5)), int(p.get("inst", 0)),
+                    float(p.get("scale", 1.0)))
 
 
-def certified_gmap_sq(inst: QuadraticClients, theta: np.ndarray, eta: float,
-                      proj: Projector) -> tuple[np.ndarray, np.ndarray]:
-    """||G_eta(theta)||^2 per replica with the exact projection, as a certified interval
-    (lower, upper): the projection is computed by ``proj`` (an iterative method with a
-    certified gap g), so ||G - G_exact|| <= sqrt(2 g)/eta."""
-    G = gradient_mapping(theta, inst.grad_f(theta), eta, proj)
-    norm = np.sqrt((G * G).sum(axis=(-2, -1)))
-    err = np.zeros_like(norm) if proj.gap is None else np.sqrt(2 * np.maximum(proj.gap, 0)) / eta
-    return np.maximum(norm - err, 0.0) ** 2, (norm + err) ** 2
+def counterexample(p: Mapping[str, Any]) -> dict[str, float]:
+    """The 3-client instance of digest §5.4: alpha_i f_i = (theta_i - z_i)^2/2 (L = 1),
+    f = (1/3) sum_i alpha_i f_i, eta = 3/(8L), radii r_12 = 1, r_13 = r_23 = 10, z = p + n_hat,
+    theta^0 = p - n_hat/7 (feasible). Returns ||G_eta(theta^0)||^2 and Delta0 = f(theta^0) -
+    min_K f, both with the exact projection (cvxpy + Clarabel)."""
+    n = 3
+    L = 1.0
+    eta = 3 / (8 * L)
+    cset = PairwiseConstraintSet(n, 1, np.array([p["r12"], 10.0, 10.0]))
+    nhat = np.array([1.0, -1.0, 0.0]) / np.sqrt(2)
+    centre = np.array([0.5, -0.5, 0.0]) * p["r12"]
+    z = centre + nhat
+    theta0 = centre - float(p.get("t", 1 / 7)) * nhat
+
+    def f(th: np.ndarray) -> float:
+        return float(((th - z) ** 2).sum() / (2 * n))
+
+    grad = (theta0 - z) / n
+    step = cset.project_exact((theta0 - eta * grad)[:, None]).theta[:, 0]
+    gmap = (theta0 - step) / eta
+    best = cset.project_exact(z[:, None])  # argmin_K f: f is a scaled distance to z
+    return {"G2": float(gmap @ gmap), "Delta0": f(theta0) - f(best.theta[:, 0]), "L": L,
+            "n": n, "violation": float(best.violation)}
+
+
+def generator(p: Mapping[str, Any]) -> ClusteredRegression:
+    """The generator of §5.1 (:class:`pflbounds.problems.clustered_regression.
+    ClusteredRegression`) with the grid point's options."""
+    return ClusteredRegression(
+        n=int(p["n"]), d=int(p["d"]), sd_theta=float(p["sd_theta"]),
+        n_min=int(p["n_min"]), n_max=int(p["n_max"]), feature_shift=float(p["feature_shift"]),
+        sd_eps=float(p["sd_eps"]), lam=float(p["lam"]), n_test=int(p["n_test"]))

@@ -68,3 +68,20 @@ P.relation(sp.Le(sp.sqrt(a3), sp.sqrt(a1) + sp.sqrt(a2) + sp.sqrt(2 * eta * delt
            "2 eta delta for a feasible delta-inexact projection u (Lemma A.2 (5), H3): the "
            "triangle inequality bounds ||u_bar - v|| by sqrt(a1) + sqrt(a2) + "
            "sqrt(2 eta delta)", "triangle inequality through Lemma A.2 (5)")
+
+# --- the measured quantities the claims of the §5 experiments compare with (experiments/) ---
+err_ref = P.constant("err_ref", "estimation error (1/n) sum_i ||theta_i - theta_i^true|| of "
+                     "the method a claim compares with (measured)", "x", "nonnegative",
+                     latex=r"e_{ref}", typst="e_\"ref\"")
+r2_ref = P.constant("r2_ref", "mean test R^2 of the method a claim compares with (measured)",
+                    "1", "real", latex=r"R^2_{ref}", typst="R^2_\"ref\"")
+rho_ref = P.constant("rho_ref", "Spearman correlation of the local estimates' distances with "
+                     "the true distances (measured)", "1", "real", latex=r"\rho_{ref}",
+                     typst="rho_\"ref\"")
+P.relation(sp.Le(r2_ref, 1), "a test R^2 = 1 - sum of squared residuals/total sum of squares "
+           "is at most 1 (Table 1's R^2; it may be negative, never above 1)")
+P.relation(sp.Ge(rho_ref, -1), "a Spearman rank correlation lies in [-1, 1] (Fig. 1)")
+P.relation(sp.Le(rho_ref, 1), "a Spearman rank correlation lies in [-1, 1] (Fig. 1)")
+acc_ref = P.constant("acc_ref", "mean test accuracy of the method a claim compares with "
+                     "(measured)", "1", "unit_interval", latex=r"acc_{ref}",
+                     typst="\"acc\"_\"ref\"")

@@ -9,7 +9,7 @@ A1 = P.assumption(
     "A1", "Bounded gradients (27)-(28)",
     "||grad_theta f_i(theta)|| <= b1 and ||grad_eta h(S, eta)|| <= b2 for every i, theta, eta "
     "and S in {S_i, B_i}; hence ||h(S, eta) - h(S, eta')|| <= b2 ||eta - eta'||. Holds only "
-    "on a bounded region for quadratic losses or multilayer h (digest C11): constants are "
+    "on a bounded region for quadratic losses or multilayer h (erratum11): constants are "
     "measured on the trajectory.", ("b1", "b2"))
 A2 = P.assumption(
     "A2", "Smoothness (29)-(31)",
@@ -35,7 +35,7 @@ IMPLICIT = P.assumption(
     "regularizer is stepped by beta k (proof (71), (83)), not by Algorithm 2's beta; the "
     "step-size conditions of digest §4.1.7 (beta <= 1/(56 L k) and c (27 L1^2 b2^2 beta k^2 "
     "+ 56 L L1^2 b2^2 beta^2 k^3) <= L, without the b2^2 once Lemma C.5 carries b2^2 on "
-    "sigma_1^2, erratum C5).", ("c", "k", "beta", "L"))
+    "sigma_1^2, erratum5).", ("c", "k", "beta", "L"))
 PAC = P.assumption(
     "pac", "Hypotheses of Theorem B.1 and Theorem 3.2",
     "Observed clients (D_i, S_i) i.i.d. from the environment T; every |S_i| = m; loss in "

@@ -8,7 +8,7 @@ number, L2 (Lipschitz constant of that Jacobian) has the unit 1/[x], sigma2^2 (b
 variance of the batch Jacobian) is a number and sigma3^2 (b times the variance of the batch
 output) carries [x]^2. The PAC-Bayes posterior variances alpha_h, alpha_v, alpha_theta are
 variances of weights, [x]^2, so a KL divergence ||mu||^2/(2 alpha) is a number while the
-appendix's alpha ||mu||^2 carries [x]^4 (erratum P3). Theorem 3.2 uses a loss in [0, 1]
+appendix's alpha ||mu||^2 carries [x]^4 (erratum17). Theorem 3.2 uses a loss in [0, 1]
 (M = 1): its risks are numbers; Theorem B.1 keeps the loss range M in [f].
 """
 
@@ -138,7 +138,7 @@ P.relation(sp.Le(c, n), "the c clients of a round are a subset of the n clients,
 P.relation(sp.Le(er_hat, M), "the loss takes values in [0, M] (Theorem B.1's hypothesis), so "
            "the empirical loss er^(Q) of (4), an average of losses, lies in [0, M]")
 P.relation(sp.Ge(Kc, sp.log(8 * m * n)), "K = sum_i KL(Q_i||P) + log(8mn/delta) with every "
-           "KL >= 0 and delta in (0, 1] (Part I of Theorem B.1, (20)-(21); erratum P5), so "
+           "KL >= 0 and delta in (0, 1] (Part I of Theorem B.1, (20)-(21); erratum19), so "
            "K >= log(8mn)", "K >= log(8mn)")
 P.relation(sp.Ge(rho_0, -1), "a Spearman rank correlation lies in [-1, 1] (Fig. 3)")
 P.relation(sp.Le(rho_0, 1), "a Spearman rank correlation lies in [-1, 1] (Fig. 3)")

@@ -1,5 +1,6 @@
-"""The experiments of erickson2025 §5 at toy sizes: the scaled projection, the MLP gradient,
-the draws' evidence, reproducibility, and the checks' comparisons."""
+"""The experiments of erickson2025 §5 (experiments/) at toy sizes: the scaled projection, the
+MLP gradient, the draws' evidence, reproducibility, the checks' comparisons, and the claims'
+inputs."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import numpy as np
 import pytest
 
 from pflbounds.algorithms.ifca import assign_clusters
-from pflbounds.papers.erickson2025 import experiments as syn
-from pflbounds.papers.erickson2025 import experiments_digits as dig
-from pflbounds.papers.erickson2025.checks.experiments import CHECKS
+from pflbounds.papers.erickson2025.checks import common as syn
+from pflbounds.papers.erickson2025.experiments import digits as dig
+from pflbounds.papers.erickson2025.experiments import figure1, table1
 from pflbounds.problems.clustered_regression import RidgeQuadratics
 from pflbounds.problems.distorted_digits import distorted_writers
 from pflbounds.problems.pairwise_constraints import (
@@ -17,6 +18,10 @@ from pflbounds.problems.pairwise_constraints import (
     quadratic_optimum,
     radii,
 )
+from pflbounds.symbolic.catalog import get
+from pflbounds.symbolic.evaluate import InputError, evaluate
+
+CHECKS = [*table1.CHECKS, *figure1.CHECKS, *dig.CHECKS]
 
 TINY = {**syn.SYNTHETIC, "n": 6, "d": 3, "s": 2, "K": 40, "N0": 12, "n_max": 30,
         "t_grid": [0.1, 10.0], "k_grid": [1, 2], "seeds": 1}
@@ -142,8 +147,6 @@ def test_ordering_checks_compare_the_shared_draws():
 
 
 def test_experiment_checks_name_the_claims_of_section_5():
-    from pflbounds.symbolic.catalog import get
-
     claims = {"P14_error": "table1_error", "P14_r2": "table1_r2", "P14_ifca": "ifca_collapse",
               "F1": "fig1", "S52": "section5_2"}
     for c in CHECKS:
@@ -189,3 +192,24 @@ def test_ifca_limit_is_a_fixed_point_of_assignment_and_cluster_optima():
 def test_loop_projector_rejects_an_unknown_method():
     with pytest.raises(ValueError, match="projection must be one of"):
         syn.loop_projector(3, 2, np.ones(3), "admm", 1e-8)
+
+
+def test_claims_refuse_measurements_no_instance_can_have():
+    """R^2 <= 1 (it may be negative), a Spearman correlation in [-1, 1], an accuracy in
+    [0, 1]."""
+    def val(rid: str, **kw: float) -> float:
+        return float(evaluate(get(f"erickson2025.{rid}"), "printed", **kw).value)
+
+    for rid, name, bad in (("table1_r2", "r2_ref", 1.001), ("fig1", "rho_ref", -1.2),
+                           ("fig1", "rho_ref", 1.5), ("section5_2", "acc_ref", 1.5)):
+        with pytest.raises(InputError, match=f"{name}={bad:g}"):
+            val(rid, **{name: bad})
+    assert val("table1_r2", r2_ref=-0.3) == -0.3  # R^2 may be < 0
+    assert val("ifca_collapse") == 1.5
+
+
+def test_each_experiment_declares_the_claims_its_checks_test():
+    for mod in (table1, figure1, dig):
+        claims = {v.id for v in vars(mod).values() if getattr(v, "paper", None) == "erickson2025"
+                  and hasattr(v, "forms")}
+        assert claims and {c.result_id for c in mod.CHECKS} <= claims, mod.__name__

@@ -1,24 +1,8 @@
-"""erickson2025 checks: the predictions P1-P13 of digest §7 and the erratum checks.
-
-Deterministic: P2, P6, P7, P8, P8_ridge, P9, P10, P11, P12 and the errata E_dimension,
-E_reading_A, E_inexact_definition, P9_lp, P11_printed. Monte Carlo (Karula runs): P1,
-P1_printed, P3, P3_plain, P4, P4_linear, P4_rescaled, P5, P5_linear, P5_dykstra, P13."""
-
-from pflbounds.checking.registry import register
-from pflbounds.papers.erickson2025.checks import (
-    deterministic,
-    dykstra_loop,
-    empirical_ridge,
-    experiments,
-    lemmas,
-    lyapunov_search,
-    montecarlo,
-    readings,
-    surrogate,
-)
-
-ALL = [*deterministic.CHECKS, *lemmas.CHECKS, *readings.CHECKS, *montecarlo.CHECKS,
-       *surrogate.CHECKS, *lyapunov_search.CHECKS, *dykstra_loop.CHECKS,
-       *empirical_ridge.CHECKS, *experiments.CHECKS]
-for _c in ALL:
-    register(_c)
+"""erickson2025's checks, one module per theory topic, each exposing ``CHECKS`` (the check
+registry registers them when the paper loader imports the module): the predictions P1-P13 of
+digest §7 and the erratum checks (E_dimension, E_reading_A, E_inexact_definition, P2,
+P4_rescaled, P9_lp, P11_printed). ``common.py`` holds the code several topics and experiments
+share (Karula runs on the quadratic clients of a grid point, the figures' access to evidence,
+the projection and the LOT surrogate of §5, the shared §5.1 draws and the comparisons of the
+claims' checks). The checks of the §5 experiments (P14, F1, S52) are in ``experiments/``.
+"""

@@ -258,7 +258,8 @@ CHECKS = [
         result_id=THEOREM3.id, form="corrected",
         xlabel='K (oracle calls)', ylabel='E[F^K]',
         description="W = Lambda = block 1/C (Corollary 1 weights for clusters): 1000 "
-                    "replicas, averaged error F^K with 99% one-sided limits."),
+                    "replicas, averaged error F^K with one-sided limits at the check's share "
+                    "of even2022's error family."),
     Check(
         "even2022.P7_identity", "AFA on clusters is mini-batch SGD with batch C",
         CheckKind.IDENTITY, Verdict.HOLDS, simulate_p7_identity,

@@ -57,7 +57,7 @@ def simulate_p1(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
 
 
 def simulate_p1_mc(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P1 by Monte Carlo: agent 0's excess error under AFO with 99% one-sided bands."""
+    """P1 by Monte Carlo: agent 0's excess error under AFO (Monte Carlo samples)."""
     fam, lam, x0, V, B, Delta0 = _afo_setup(p)
     eta = p["eta_L"] / fam.L
     ks = KS[KS <= p["K"]]
@@ -151,7 +151,8 @@ def _two_level(p: Mapping[str, Any]) -> tuple[QuadraticFamily, np.ndarray]:
     n1, n2, beta, d = p["n1"], p.get("n2", 0), p.get("beta", 0.0), 2
     m = np.zeros((n1 + n2, d))
     m[n1:, 0] = beta  # mu = 1: b = ||m_i - m_j||
-    fam = QuadraticFamily(h=np.ones(d), m=m + p.get("offset", 3.0), s=np.full(d, p["sigma2"] / d))
+    offset = np.asarray(p.get("offset", 3.0), dtype=float)  # every optimum moved by it
+    fam = QuadraticFamily(h=np.ones(d), m=m + offset, s=np.full(d, p["sigma2"] / d))
     return fam, fam.bias_matrix()
 
 
@@ -185,16 +186,36 @@ def simulate_p4s(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> 
 
 
 def simulate_p5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """P5: K_eps jumps by about (n1 + n2)/n1 when eps crosses the AFO threshold 2 beta^2/mu."""
+    """P5: K_eps jumps by about (n1 + n2)/n1 when eps crosses the AFO threshold 2 beta^2/mu.
+
+    The two sides are at eps = thr (1 -+ gap), so the prediction is the ratio of Theorem 2
+    (part 2) as printed, K ~ kappa sigma^2/(mu eps N_i), between them: (n1 + n2)/n1 times
+    eps_above/eps_below (its hidden constant cancels). K_eps is the first integer K with
+    E error <= eps, so the crossing lies in (K - 1, K]: the measured ratio lies in
+    [(K_below - 1)/K_above, K_below/(K_above - 1)], and the residual is the relative distance
+    from the prediction to that interval (0 inside)."""
     fam, b = _two_level(p)
     thr = 2 * p["beta"] ** 2 / fam.mu
-    below, _ = _afo_keps(fam, b, thr * (1 - p["gap"]), p["K_max"])
-    above, _ = _afo_keps(fam, b, thr * (1 + p["gap"]), p["K_max"])
-    predicted = (p["n1"] + p["n2"]) / p["n1"]
-    ratio = below / above
-    return {"residual": np.asarray(abs(ratio / predicted - 1)), "ratio": np.asarray(ratio),
-            "predicted": np.asarray(predicted)}
+    eps = {"below": thr * (1 - p["gap"]), "above": thr * (1 + p["gap"])}
+    k, n_i, printed = {}, {}, {}
+    for side, e in eps.items():
+        k[side], n_i[side] = _afo_keps(fam, b, e, p["K_max"])
+        printed[side] = float(bound(THEOREM2_PART2, "printed", mu=fam.mu, L=fam.L,
+                                    sigma2=fam.sigma2, eps=e, Neps=n_i[side]))
+    predicted = printed["below"] / printed["above"]
+    lo = (k["below"] - 1) / k["above"]
+    hi = k["below"] / (k["above"] - 1)
+    inside = lo <= predicted <= hi
+    residual = 0.0 if inside else min(abs(lo / predicted - 1), abs(hi / predicted - 1))
+    return {"residual": np.asarray(residual), "ratio": np.asarray(k["below"] / k["above"]),
+            "ratio_lo": np.asarray(lo), "ratio_hi": np.asarray(hi),
+            "predicted": np.asarray(predicted),
+            "paper_factor": np.asarray((p["n1"] + p["n2"]) / p["n1"]),
+            "k_below": np.asarray(k["below"]), "k_above": np.asarray(k["above"])}
 
+
+P5_AGENTS = ((2, 2), (4, 4), (2, 6))
+"""(n1, n2) of P5's configurations: agent 0 with n1 identical agents and n2 at distance beta."""
 
 P1_GRID = tuple(
     {"instance": s, "N": 6, "d": 4, "kappa": k, "sigma2": s2, "spread": 1.0, "eta_L": e}
@@ -224,8 +245,8 @@ CHECKS = [
         engine="mc", replicas=2000, block_size=1000,
         result_id=THEOREM2.id, form="explicit",
         xlabel='K (oracle calls)', ylabel='E[f_1(x_1^K)] - f_1*',
-        description="AFO simulated with 2000 replicas; one-sided 99% limits with Bonferroni "
-                    "over the recorded K."),
+        description="AFO simulated with 2000 replicas; one-sided limits at the check's share "
+                    "of even2022's error family, with Bonferroni over the recorded K."),
     Check(
         "even2022.P2", "Theorem 2 with the step of Eq. (6), corrected form",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p2,
@@ -296,14 +317,35 @@ CHECKS = [
         xlabel='N_i (agents eps-close to agent i)', ylabel='K_eps (oracle calls)',
         description="log K_eps vs log N_i in the variance-dominated regime (slope -1)."),
     Check(
-        "even2022.P5", "K_eps jumps by (n1+n2)/n1 at the AFO threshold", CheckKind.IDENTITY,
-        Verdict.HOLDS, simulate_p5,
+        "even2022.P5", "K_eps jumps by (n1+n2)/n1 at the AFO threshold: bias along the "
+        "transient", CheckKind.IDENTITY, Verdict.VIOLATED, simulate_p5,
         grid=tuple({"n1": n1, "n2": n2, "beta": 0.2, "sigma2": 2.0, "gap": 0.02,
-                    "K_max": 200000} for n1, n2 in ((2, 2), (4, 4), (2, 6))),
+                    "K_max": 200000} for n1, n2 in P5_AGENTS),
         quick_grid=({"n1": 4, "n2": 4, "beta": 0.2, "sigma2": 2.0, "gap": 0.02,
                      "K_max": 200000},),
-        engine="exact", tolerance=0.2, result_id=THEOREM2_PART2.id, form="printed",
-        description="Relative deviation of K_eps(just below)/K_eps(just above) from "
-                    "(n1 + n2)/n1; the bias of the far agents (<= eps/4) absorbs part of the "
-                    "budget, hence the 20% tolerance."),
+        engine="exact", tolerance=0.05, result_id=THEOREM2_PART2.id, form="printed",
+        description="K_eps(just below)/K_eps(just above) against the printed K ~ 1/(eps N_i) "
+                    "at the two eps (the paper's factor (n1 + n2)/n1 times the ratio of the "
+                    "two eps); the residual is the relative distance from that prediction to "
+                    "the interval of ratios the integer K_eps allow, against a tolerance of "
+                    "5%. Every optimum is moved by 3 in each coordinate and x0 = 0, so the "
+                    "far agents' bias, admitted by the threshold (at most eps/4), lies along "
+                    "the transient: the cross term shortens K_eps above the threshold and the "
+                    "jump exceeds the prediction by more than the tolerance (a finding on "
+                    "the reach of 'a jump by about (n1 + n2)/n1', not an erratum). "
+                    "P5_orthogonal is the same claim with the bias across the transient."),
+    Check(
+        "even2022.P5_orthogonal", "K_eps jumps by (n1+n2)/n1 at the AFO threshold: bias "
+        "across the transient", CheckKind.IDENTITY, Verdict.HOLDS, simulate_p5,
+        grid=tuple({"n1": n1, "n2": n2, "beta": 0.05, "sigma2": 2.0, "gap": 0.02,
+                    "K_max": 200000, "offset": [0.0, 3.0]} for n1, n2 in P5_AGENTS),
+        quick_grid=({"n1": 4, "n2": 4, "beta": 0.05, "sigma2": 2.0, "gap": 0.02,
+                     "K_max": 200000, "offset": [0.0, 3.0]},),
+        engine="exact", tolerance=0.05, result_id=THEOREM2_PART2.id, form="printed",
+        description="P5 with x0 - m_i orthogonal to the far agents' displacement (optima "
+                    "moved by 3 in the second coordinate only, far agents displaced in the "
+                    "first), so that their bias meets the transient only at order beta^2, "
+                    "and beta small enough for K_eps in the hundreds (integer rounding "
+                    "negligible): the measured jump against the printed K ~ 1/(eps N_i) at "
+                    "the two eps, tolerance 5%."),
 ]

@@ -183,8 +183,9 @@ CHECKS = [
         description="Same draws and claim with the printed threshold d_eff nu^2 + 2 sqrt("
                     "||Sigma||_2 t) + 2 nu^2 t (||Sigma||_2 read as ||Sigma||_F). The term "
                     "sqrt(||Sigma||_2 t) does not scale with Sigma: for large covariances "
-                    "the level sits near Tr(Sigma) and is exceeded in about a third of the "
-                    "draws. Expected VIOLATED (erratum20_hkz)."),
+                    "the level sits near Tr(Sigma) and is exceeded in far more than a share "
+                    "delta of the draws (the rate and its interval are in the evidence). "
+                    "Expected VIOLATED (erratum20_hkz)."),
     _probability_check(
         "even2022.P12_norm_tail", "Appendix E: P(||xi||^2 >= 4u) <= e^{-u/(2 nu^2)}",
         Verdict.HOLDS, simulate_norm_tail, _TAIL, DELTA_TAIL, HKZ_NORM_TAIL.id,

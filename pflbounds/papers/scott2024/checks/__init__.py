@@ -1,17 +1,8 @@
-"""scott2024 checks: every module of this package that defines ``CHECKS`` (a list of
-:class:`~pflbounds.checking.check.Check`) is imported and its checks registered, in the
-order of the module names, so a new module of checks needs no edit here."""
-
-from __future__ import annotations
-
-import importlib
-import pkgutil
-
-from pflbounds.checking.registry import register
-
-ALL = []
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-    _mod = importlib.import_module(f"{__name__}.{_info.name}")
-    ALL.extend(getattr(_mod, "CHECKS", ()))
-for _c in ALL:
-    register(_c)
+"""scott2024's checks, one module per theory topic, each exposing ``CHECKS`` (registered by
+the check registry when the paper loader imports it): the erratum checks (E_*) and the
+predictions P1-P15 of the digest (§6.3) of Lemmas C.1-C.5 (``lemmas``), Theorem 3.1
+(``convergence``), Theorem B.1 (``pac_bayes``), the Gaussian KL and Theorem 3.2
+(``generalization``) and the communication counts (``communication_costs``). ``common.py``
+holds the code several topics and experiments share. The paper's own experiments (Table 1 and
+after) are in ``experiments/``.
+"""
