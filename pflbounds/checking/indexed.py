@@ -75,7 +75,9 @@ def real_check(check: Check) -> Check:
 def _plain(name: str, value: Any) -> Any:
     if name in ("kind", "expected"):
         return value.value
-    if name in ("grid", "quick_grid", "requires") and value is not None:
+    if name == "plan" and value is not None:  # a comparison's DrawPlan: its fields
+        return dataclasses.asdict(value)
+    if name in ("grid", "quick_grid", "requires", "methods") and value is not None:
         return [dict(v) if isinstance(v, Mapping) else v for v in value]
     return value
 
@@ -127,7 +129,11 @@ def check_of(record: Mapping[str, Any]) -> Check:
         origin_file=code.get("origin_file"),
         source=(str(source[0]), int(source[1])) if source else None)
     fields = {f: record[f] for f in FIELDS}
-    for f in ("grid", "quick_grid", "requires"):
-        if fields[f] is not None:
+    for f in ("grid", "quick_grid", "requires", "methods"):
+        if fields.get(f) is not None:
             fields[f] = tuple(fields[f])
+    if fields.get("plan") is not None:
+        from pflbounds.checking.draws import DrawPlan
+
+        fields["plan"] = DrawPlan(**fields["plan"])
     return Check(simulate=sim, **fields)

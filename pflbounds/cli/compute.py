@@ -182,7 +182,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 "expression": {p: sp.sstr(e) for p, e in r.forms[f].exprs.items()}
                 if r.forms[f].parts else sp.sstr(r.forms[f].expr),
                 # LaTeX only for --json, which prints it (sympy's LaTeX printer simplifies
-                # and imports sympy.physics: half a second the text never shows)
+                # and imports sympy.physics: 0.2 s for even2022.theorem2, which text omits)
                 **({"latex": r.latex(f)} if args.json else {}), "note": r.forms[f].note,
                 "conditions": [str(c) for c in r.forms[f].conditions],
                 "instance_relations": [

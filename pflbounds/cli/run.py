@@ -143,8 +143,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     except OutputError as e:
         raise CliError(f"{label}{e}") from None
     multiplicity = "per-check" if args.per_check else "paper"
+    families = None if idx is None else idx.families()
     cache, run = sweep(args, lambda **kw: sweep_suite(
-        suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
+        suite, jobs=args.jobs, multiplicity=multiplicity, families=families, **kw))
     if idx is not None and cache is not None:
         idx.save(cache.root)  # what was built before the run made the cache folder
     outcomes = run.outcomes

@@ -297,6 +297,7 @@ def sweep(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
     progress: bool | str = True, multiplicity: str = "paper", scheduler: Any = None,
     cache: TaskCache | None = None, skip_missing: bool = False, undeclared: str = "per-check",
+    families: Mapping[str, Any] | None = None,
 ) -> Sweep:
     """Plan every task of every spec, run them in one pool (through the cache), aggregate per
     check.
@@ -306,7 +307,9 @@ def sweep(
     ``"per-check"`` (each at its own ``1 - confidence``). ``undeclared``: how ``"paper"``
     judges the checks of papers that declare no family, ``"per-check"`` or ``"holm"`` (Holm's
     correction over every Monte Carlo comparison of the run, :mod:`pflbounds.running.holm`),
-    as before families existed. A check that needs an extra that is not
+    as before families existed; ``families``: papers' families resolved already (by the
+    papers' indexes, :func:`pflbounds.running.multiplicity.family_records`). A check that
+    needs an extra that is not
     installed (``Check.requires``) is skipped with the reason (``skip_missing``: in
     :attr:`Sweep.skipped`, the others run) or refused before any work
     (:class:`~pflbounds.extras.MissingExtra`).
@@ -337,7 +340,8 @@ def sweep(
     for p in plans:
         per_spec.append(results[start : start + len(p)])
         start += len(p)
-    records = family_records(s.check for s in specs) if multiplicity == "paper" else {}
+    records = family_records((s.check for s in specs), families) \
+        if multiplicity == "paper" else {}
     if multiplicity == "paper" and undeclared == "holm" and any(
             not s.check.deterministic and s.check.id not in records for s in specs):
         from pflbounds.running.holm import suite_level

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.outcome import Outcome
     from pflbounds.running.cache import TaskCache
     from pflbounds.running.executor import Sweep
+    from pflbounds.running.multiplicity import PaperFamily
 
 LOCAL_SUITES = Path("validation")
 """The suites folder of the current folder: its files win over the shipped ones."""
@@ -279,13 +280,15 @@ def run_suite(suite: Suite, jobs: int = 1, progress: bool | str = True,
 
 def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
                 multiplicity: str = "paper", scheduler: Any = None,
-                cache: TaskCache | None = None) -> Sweep:
+                cache: TaskCache | None = None,
+                families: Mapping[str, PaperFamily | None] | None = None) -> Sweep:
     """:func:`run_suite` with per grid point provenance and the run's statistics; a check
     that needs an extra that is not installed is skipped, with the reason
-    (:attr:`~pflbounds.running.executor.Sweep.skipped`)."""
+    (:attr:`~pflbounds.running.executor.Sweep.skipped`). ``families``: the error families of
+    papers, resolved already (read from the papers' indexes)."""
     from pflbounds.running.executor import RunSpec, sweep  # the executors load to run
 
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
     return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
                  multiplicity=multiplicity, scheduler=scheduler, cache=cache,
-                 skip_missing=True, undeclared="holm")
+                 skip_missing=True, undeclared="holm", families=families)

@@ -59,17 +59,23 @@ def results_part(package: str) -> dict[str, Any]:
 
 
 def checks_part(package: str) -> dict[str, Any]:
-    """``paper`` (as in :func:`results_part`) and ``checks``: the record
+    """``paper`` (as in :func:`results_part`), ``checks``: the record
     (:func:`pflbounds.checking.indexed.record_of`) of every check the package's check modules
-    register, by id; ``checks`` is None when one of them has no exact record (``unindexed``
-    names it), and the part is then not stored."""
+    register, by id, and ``family``: the paper's error family resolved against them
+    (:func:`pflbounds.running.multiplicity.paper_family`; None when it declares none).
+    ``checks`` is None when a check has no exact record or the family cannot be resolved
+    (``unindexed`` says which): the part is then not stored, and a run resolves the family
+    as it would without an index, with the same error."""
     from pflbounds.checking import registry
     from pflbounds.checking.indexed import record_of
     from pflbounds.running.fingerprint import code_record
+    from pflbounds.running.multiplicity import paper_family
     from pflbounds.symbolic import catalog
     from pflbounds.symbolic.location import object_source
 
     loader.load_package(package, checks=True)
+    pid = paper_id(package)
+    record = catalog.loaded_papers().get(pid)
     records = []
     for c in registry.loaded_checks():
         module = registry.module_of(c.id)
@@ -77,10 +83,14 @@ def checks_part(package: str) -> dict[str, Any]:
             continue
         rec = record_of(c, module=module, source=object_source(c.simulate), **code_record(c))
         if rec is None:
-            return {"paper": catalog.loaded_papers().get(paper_id(package)), "checks": None,
-                    "unindexed": c.id}
+            return {"paper": record, "checks": None, "unindexed": c.id}
         records.append(rec)
-    return {"paper": catalog.loaded_papers().get(paper_id(package)), "checks": records}
+    try:
+        family = paper_family(pid)
+    except (TypeError, ValueError) as exc:
+        return {"paper": record, "checks": None, "unindexed": f"error family: {exc}"}
+    return {"paper": record, "checks": records,
+            "family": None if family is None else family.to_dict()}
 
 
 def build_part(package: str, part: str) -> dict[str, Any]:

@@ -162,6 +162,21 @@ class PaperIndex:
                 out[cid] = live
         return out
 
+    def families(self) -> dict[str, Any]:
+        """The error family of every paper whose checks part is stored (a
+        :class:`~pflbounds.running.multiplicity.PaperFamily`, or None when the paper declares
+        none), by paper id; a paper left out is resolved by the run itself."""
+        from pflbounds.running.multiplicity import PaperFamily
+
+        out: dict[str, Any] = {}
+        for package in self.packages():
+            part = self.part(package, "checks")
+            if part.get("checks") is not None and "family" in part:
+                fam = part["family"]
+                out[build.paper_id(package)] = None if fam is None else \
+                    PaperFamily.from_dict(fam)
+        return out
+
     def checks(self, paper: str | None = None) -> list[Check]:
         """The checks of every paper package (or of one paper's), sorted by id, with those
         registered in this process besides (``registry.all_checks``)."""
