@@ -4,38 +4,68 @@ the checks that test it and its errata (``pflbounds show``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pflbounds.symbolic.location import dotted_location, object_location
+from pflbounds.symbolic.location import (
+    dotted_location,
+    missing_method,
+    object_location,
+    source_location,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.checking.check import Check
+    from pflbounds.running.index.view import PaperIndex
 
 
-def locate(result_id: str) -> dict[str, Any]:
+def locate(result_id: str, index: PaperIndex | None = None) -> dict[str, Any]:
     """``{"formula", "algorithms", "checks", "errata"}`` with ``path:line`` locations, and
     ``no_method`` (why no method is named) when the result declares one.
 
     ``checks`` lists every registered check whose ``result_id`` is this result or which
-    demonstrates one of its errata.
+    demonstrates one of its errata. ``index``: the papers' index to read the checks and
+    methods from (:mod:`pflbounds.running.index`) instead of importing them.
     """
     from pflbounds.checking import registry
     from pflbounds.symbolic import catalog
 
     r = catalog.get(result_id)
     erratum_checks = {e.check_id for e in r.errata if e.check_id}
+    pool = registry.all_checks(r.paper) if index is None else index.checks(r.paper)
     checks = [
         {"id": c.id, "kind": c.kind.value, "expected": c.expected.value,
-         "at": object_location(c.simulate)}
-        for c in registry.all_checks(r.paper)
+         "at": simulate_location(c)}
+        for c in pool
         if c.result_id == r.id or c.id in erratum_checks
     ]
+    if index is None:
+        algorithms = [{"name": a, "at": dotted_location(a)} for a in catalog.algorithms_of(r.id)]
+    else:
+        algorithms = [{"name": a["name"], "at": source_location(_source(a["source"]))}
+                      for a in index.algorithms(r.id)]
     out = {
         "formula": r.extra.get("defined_at", ""),
-        "algorithms": [{"name": a, "at": dotted_location(a)} for a in catalog.algorithms_of(r.id)],
+        "algorithms": algorithms,
         "checks": checks,
         "errata": [{"id": e.id, "at": e.defined_at, "check": e.check_id} for e in r.errata],
     }
     if r.no_method:
         out["no_method"] = r.no_method
     return out
+
+
+def _source(src: Any) -> tuple[str, int] | None:
+    return None if not src else (str(src[0]), int(src[1]))
+
+
+def simulate_location(check: Check) -> str:
+    """``path:line`` of a check's ``simulate`` (recorded, for a check read from an index)."""
+    from pflbounds.checking.indexed import IndexedSimulate
+
+    sim = check.simulate
+    if isinstance(sim, IndexedSimulate):
+        return source_location(sim.source)
+    return object_location(sim)
 
 
 DIGESTS_ENV = "PFLBOUNDS_DIGESTS"
@@ -82,42 +112,24 @@ def digest_folders(paper: str) -> tuple[list[Path], bool]:
     return folders, bool(env or shared or not shipped)
 
 
-def missing_method(dotted: str) -> str | None:
-    """Why the method ``package.module.name`` does not exist (None when it does, or when its
-    module needs an optional dependency that is not installed)."""
-    from pflbounds.extras import MissingExtra, load
-
-    module, _, name = dotted.rpartition(".")
-    if not module:
-        return f"{dotted!r} is not a dotted name (package.module.function)"
-    try:
-        mod = load(module)
-    except MissingExtra:
-        return None
-    except ImportError as exc:
-        missing = getattr(exc, "name", None) or ""
-        if missing and (module == missing or module.startswith(missing + ".")):
-            return f"no module {missing!r}"
-        return f"its module {module!r} fails to import: {exc}"
-    except Exception as exc:  # noqa: BLE001 - a module that fails for any other reason
-        return f"its module {module!r} fails to import: {type(exc).__name__}: {exc}"
-    if not hasattr(mod, name):
-        return f"module {module!r} has no {name!r}"
-    return None
-
-
-def show_warnings(result_id: str) -> list[str]:
+def show_warnings(result_id: str, index: PaperIndex | None = None) -> list[str]:
     """One line for each method of the result that does not exist and for a digest of its
-    paper that is not found (``pflbounds show`` prints them on stderr)."""
+    paper that is not found (``pflbounds show`` prints them on stderr); ``index``: the
+    papers' index that knows the methods and the paper's record (:func:`locate`)."""
     from pflbounds.symbolic import catalog
 
     r = catalog.get(result_id)
     out = []
-    for dotted in catalog.algorithms_of(r.id):
-        why = missing_method(dotted)
+    if index is None:
+        methods = [(d, missing_method(d)) for d in catalog.algorithms_of(r.id)]
+        record = catalog.papers().get(r.paper, {})
+    else:
+        methods = [(a["name"], a["missing"]) for a in index.algorithms(r.id)]
+        record = index.paper_record(r.paper) or {}
+    for dotted, why in methods:
         if why is not None:
             out.append(f"method {dotted} of {r.id} does not exist ({why})")
-    digest = catalog.papers().get(r.paper, {}).get("digest", "")
+    digest = record.get("digest", "")
     if digest:
         folders, must = digest_folders(r.paper)
         p = Path(digest)

@@ -4,50 +4,41 @@ A :class:`Check` pairs a claim with a simulation that returns evidence arrays (c
 :mod:`pflbounds.checking.evidence`); :func:`evaluate` turns combined evidence into a
 :class:`Verdict`; :mod:`pflbounds.running` plans, runs and aggregates checks into
 :class:`Outcome` records.
+
+The registry loads with the package (it registers the ``CHECKS`` of every check module the
+paper loader imports); the other names load lazily (:mod:`pflbounds.lazy`), so that listing
+checks does not import the statistics (scipy) that only verdicts need.
 """
 
-from pflbounds.checking.bounds import bound
-from pflbounds.checking.evidence import (
-    EvidenceError,
-    combine_blocks,
-    mc_block,
-    normalize_block,
-)
-from pflbounds.checking.family import ErrorFamily
-from pflbounds.checking.model import Check, CheckKind, Outcome, Simulate, Verdict, requiring
-from pflbounds.checking.registry import (
-    UnknownCheckError,
-    all_checks,
-    get,
-    load_papers,
-    match,
-    module_of,
-    register,
-    unregister,
-)
-from pflbounds.checking.verdicts import Evaluation, evaluate
+from pflbounds.checking import registry  # noqa: F401  (listens to the paper loader)
+from pflbounds.lazy import lazy_exports
 
-__all__ = [
-    "Check",
-    "CheckKind",
-    "ErrorFamily",
-    "Evaluation",
-    "EvidenceError",
-    "Outcome",
-    "Simulate",
-    "UnknownCheckError",
-    "Verdict",
-    "all_checks",
-    "bound",
-    "combine_blocks",
-    "evaluate",
-    "get",
-    "load_papers",
-    "match",
-    "mc_block",
-    "module_of",
-    "normalize_block",
-    "register",
-    "requiring",
-    "unregister",
-]
+EXPORTS = {
+    "Check": "check",
+    "CheckKind": "kinds",
+    "Evaluation": "verdicts",
+    "ErrorFamily": "family",
+    "EvidenceError": "evidence",
+    "Outcome": "outcome",
+    "Simulate": "check",
+    "UnknownCheckError": "registry",
+    "Verdict": "kinds",
+    "all_checks": "registry",
+    "bound": "bounds",
+    "combine_blocks": "evidence",
+    "evaluate": "verdicts",
+    "get": "registry",
+    "load_papers": "registry",
+    "match": "registry",
+    "mc_block": "evidence",
+    "module_of": "registry",
+    "normalize_block": "evidence",
+    "register": "registry",
+    "requiring": "check",
+    "unregister": "registry",
+}
+"""Each exported name and the submodule that defines it."""
+
+__getattr__ = lazy_exports(__name__, EXPORTS)
+
+__all__ = sorted(EXPORTS)

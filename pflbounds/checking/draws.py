@@ -20,10 +20,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from scipy.special import nctdtr
-
-from pflbounds.checking.statistics import t_quantile
-
 MAX_DRAWS = 100_000
 """The largest draw count :meth:`DrawPlan.draws_for` searches."""
 
@@ -34,6 +30,10 @@ def t_power(n: int, effect: float, sd: float, alpha: float) -> float:
     probability that the lower ``1 - alpha`` limit lies above 0. 0 below 2 draws."""
     if n < 2 or not sd > 0 or not 0.0 < alpha < 1.0:
         return 0.0
+    from scipy.special import nctdtr  # here: a check that declares a plan imports no scipy
+
+    from pflbounds.checking.statistics import t_quantile
+
     q = t_quantile(alpha, n - 1.0)
     ncp = effect / sd * math.sqrt(n)
     return float(1.0 - nctdtr(n - 1.0, ncp, q))

@@ -98,24 +98,30 @@ def _main(argv: Sequence[str] | None) -> int:
 
     prefer_one_thread()
     from pflbounds.extras import MissingExtra
-    from pflbounds.symbolic.evaluate import HypothesisError, InputError
     from pflbounds.symbolic.loader import PaperLoadError, load_for_result, load_papers
 
     try:
-        # every paper loads (or its failure is named) before any command runs; eval and
-        # solve, about one result, load only its paper (a fast start)
+        # every paper loads (or its failure is named) before any command runs; eval, solve
+        # and complexity, about one paper, load only that paper (a fast start); list, show,
+        # complexity and validate read the papers' indexes (pflbounds.running.index) and
+        # import only the papers whose sources changed since they were indexed (every paper
+        # for list and validate, its own for show and complexity, which then loads its
+        # calculator alone)
+        args.use_index = args.command in ("list", "show", "complexity", "validate") and \
+            not getattr(args, "no_cache", False) and _index_usable()
         if args.command in ("eval", "solve"):
             load_for_result(args.result_id)
-        elif args.command == "report":
-            pass  # cmd_report loads the papers its source names (all of them for a suite)
+        elif args.command in ("report", "complexity") or args.use_index:
+            pass  # report loads the papers its source names (all of them for a suite)
         else:
             load_papers(checks=args.command in ("check", "validate", "report", "audit")
                         or bool(getattr(args, "checks", False)))
         return int(args.func(args) or 0)
-    except (CliError, HypothesisError, InputError) as e:
+    except CliError as e:
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except ValueError as e:  # domain errors raised by constants and matrix validation
+    except ValueError as e:  # hypotheses, inputs (HypothesisError and InputError are
+        # ValueErrors), domain errors raised by constants and matrix validation
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except MissingExtra as e:  # an optional dependency: name the pip install to run
@@ -138,3 +144,10 @@ def _main(argv: Sequence[str] | None) -> int:
               "traceback)", file=sys.stderr)
         return EXIT_INTERNAL
 
+
+def _index_usable() -> bool:
+    """Whether the command may read the papers' indexes (:func:`pflbounds.running.index.view.
+    usable`)."""
+    from pflbounds.running.index.view import usable
+
+    return usable()

@@ -4,46 +4,73 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pflbounds.cli.errors import CliError, with_paper_hint
-from pflbounds.cli.inputs import check_vector_inputs, parse_inputs
+from pflbounds.cli.inputs import (
+    MATRIX_INPUTS,
+    check_vector_inputs,
+    check_vector_names,
+    parse_inputs,
+)
 from pflbounds.cli.output import fmt_value, jsonable, print_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.running.index.view import PaperIndex
+    from pflbounds.running.suite import CheckSource
+
+
+def paper_index(args: argparse.Namespace) -> PaperIndex | None:
+    """The papers' indexes ``list``, ``show`` and ``complexity`` read
+    (:mod:`pflbounds.running.index`), in the task cache folder when there is one; None where
+    the command line loaded the papers first (the index is off, or papers were loaded
+    already in this process)."""
+    if not getattr(args, "use_index", False):
+        return None
+    from pflbounds.running.index.store import index_root
+    from pflbounds.running.index.view import PaperIndex
+
+    return PaperIndex(index_root())
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     from pflbounds.symbolic import catalog
 
+    idx = paper_index(args)
     if args.checks:
-        return _list_checks(args)
+        return _list_checks(args, idx)
     try:
-        rows = catalog.results(args.paper)
+        if idx is not None:
+            rows = idx.result_rows(args.paper)
+        else:
+            rows = [{"id": r.id, "label": r.label, "kind": str(r.kind), "quantity": r.quantity,
+                     "forms": list(r.forms)} for r in catalog.results(args.paper)]
     except KeyError as e:
         raise CliError(str(e.args[0])) from None
     if args.json:
-        print_json([
-            {"id": r.id, "label": r.label, "kind": str(r.kind), "quantity": r.quantity,
-             "forms": list(r.forms)} for r in rows
-        ])
+        print_json(rows)
         return 0
-    width = max(len(r.id) for r in rows) if rows else 10
+    width = max(len(r["id"]) for r in rows) if rows else 10
     for r in rows:
-        print(f"{r.id:<{width}}  {r.label:<36}  {str(r.kind):<14}  forms: {', '.join(r.forms)}")
+        print(f"{r['id']:<{width}}  {r['label']:<36}  {r['kind']:<14}  forms: "
+              f"{', '.join(r['forms'])}")
     return 0
 
 
-def check_rows(paper: str | None = None) -> list[dict[str, Any]]:
+def check_rows(paper: str | None = None, source: CheckSource | None = None
+               ) -> list[dict[str, Any]]:
     """One row per registered check (of one paper): its id, title, result and form, kind,
     expected verdict, role, cost class with its basis, the extras it needs (and which are
-    missing) and whether the quick suite runs it."""
+    missing) and whether the quick suite runs it. ``source``: where the checks come from
+    (the papers' index; default the check registry, every paper loaded)."""
     from pflbounds.checking import registry
     from pflbounds.checking.cost import cost_of
     from pflbounds.checking.vocabulary import expected_claims
     from pflbounds.extras import missing
 
-    quick = _quick_suite_ids()
+    quick = _quick_suite_ids(source)
     rows = []
-    for c in registry.all_checks(paper):
+    for c in (registry.all_checks(paper) if source is None else source.checks(paper)):
         cost, basis = cost_of(c)
         rows.append({"id": c.id, "title": c.title, "result": c.result_id, "form": c.form,
                      "kind": c.kind.value, "expected": c.expected.value,
@@ -54,24 +81,25 @@ def check_rows(paper: str | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-def _quick_suite_ids() -> set[str]:
+def _quick_suite_ids(source: CheckSource | None = None) -> set[str]:
     """The checks of the quick suite (empty when there is none or it cannot be read)."""
     from pflbounds.running.suite import SuiteError, find_suite, load_suite
 
     try:
-        return {c.id for c in load_suite(find_suite("quick")).checks}
+        return {c.id for c in load_suite(find_suite("quick"), source).checks}
     except (SuiteError, OSError, KeyError, ValueError):
         return set()
 
 
-def _list_checks(args: argparse.Namespace) -> int:
+def _list_checks(args: argparse.Namespace, idx: PaperIndex | None = None) -> int:
     from pflbounds.extras import install_command
     from pflbounds.symbolic import catalog
 
-    if args.paper is not None and args.paper not in catalog.papers():
+    papers = catalog.papers() if idx is None else idx.papers("checks")
+    if args.paper is not None and args.paper not in papers:
         raise CliError(f"unknown paper {args.paper!r}; papers: "
-                       f"{', '.join(sorted(catalog.papers()))}")
-    rows = check_rows(args.paper)
+                       f"{', '.join(sorted(papers))}")
+    rows = check_rows(args.paper, idx)
     if args.json:
         print_json(rows)
         return 0
@@ -141,6 +169,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     from pflbounds.locate import locate
     from pflbounds.symbolic.evaluate import hypotheses
 
+    idx = paper_index(args)
     r = _result(args.result_id)
     forms = list(r.forms) if args.form is None else [_form_name(r, args.form)]
     doc = {
@@ -152,7 +181,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             f: {
                 "expression": {p: sp.sstr(e) for p, e in r.forms[f].exprs.items()}
                 if r.forms[f].parts else sp.sstr(r.forms[f].expr),
-                "latex": r.latex(f), "note": r.forms[f].note,
+                # LaTeX only for --json, which prints it (sympy's LaTeX printer simplifies
+                # and imports sympy.physics: 0.2 s for even2022.theorem2, which text omits)
+                **({"latex": r.latex(f)} if args.json else {}), "note": r.forms[f].note,
                 "conditions": [str(c) for c in r.forms[f].conditions],
                 "instance_relations": [
                     {"relation": h.text, "reason": h.reason}
@@ -169,11 +200,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         "errata": [{"id": e.id, "what": e.what, "fix": e.fix, "check": e.check_id}
                    for e in r.errata],
         "example": dict(r.example),
-        "where": locate(r.id),
+        "where": locate(r.id, idx),
     }
     if args.json:
         print_json(doc)
-        _show_warnings(r.id)
+        _show_warnings(r.id, idx)
         return 0
     print(f"{r.id} — {r.label} ({r.kind}; {r.source})")
     print(f"  {r.statement}")
@@ -201,15 +232,15 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"\n  erratum {e['id']}: {e['what']}\n      fix: {e['fix']}"
               + (f"\n      check: {e['check']}" if e["check"] else ""))
     _print_where(doc["where"])
-    _show_warnings(r.id)
+    _show_warnings(r.id, idx)
     return 0
 
 
-def _show_warnings(result_id: str) -> None:
+def _show_warnings(result_id: str, idx: PaperIndex | None = None) -> None:
     """A line on stderr for a method or a digest that does not exist (exit status 0)."""
     from pflbounds.locate import show_warnings
 
-    for line in show_warnings(result_id):
+    for line in show_warnings(result_id, idx):
         print(f"pflbounds show: warning: {line}", file=sys.stderr)
 
 
@@ -307,12 +338,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_complexity(args: argparse.Namespace) -> int:
-    from pflbounds.symbolic import catalog
+    from pflbounds.symbolic import catalog, loader
     from pflbounds.symbolic.complexity import complexity_table
 
-    values, matrices = parse_inputs(args.inputs)
-    check_vector_inputs(values, catalog.results(args.paper) if args.paper in catalog.papers()
-                        else [], f"complexity --paper {args.paper}")
+    what = f"complexity --paper {args.paper}"
+    idx = paper_index(args)
+    packages = loader.packages_of(args.paper)
+    if idx is not None and packages:  # the paper's index: its calculator alone loads below
+        parts = [idx.part(p, "results") for p in packages]
+        known = any((pt["paper"] or {}).get("id") == args.paper for pt in parts)
+        values, matrices = parse_inputs(args.inputs, tuple(dict.fromkeys(
+            [*MATRIX_INPUTS, *(n for pt in parts for n in pt["matrix_inputs"])])))
+        check_vector_names(values, {n for pt in parts for n in pt["per_agent_inputs"]}
+                           if known else set(), what)
+    else:
+        if not loader.load_paper(args.paper):  # only its paper; every one to name the known
+            loader.load_papers()
+        values, matrices = parse_inputs(args.inputs)
+        check_vector_inputs(values, catalog.results(args.paper)
+                            if args.paper in catalog.loaded_papers() else [], what)
     try:
         table = complexity_table(args.paper, values, matrices,
                                          objective=args.objective, algorithm=args.algorithm)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -183,31 +183,44 @@ def load_vector(text: str, name: str) -> np.ndarray:
 def check_vector_inputs(values: dict[str, Any], results: Sequence[Any], what: str) -> None:
     """A per-agent vector is refused where no per-agent derivation of ``results`` reads it
     (there, the name is one number and a vector would be read as a sweep)."""
+    check_vector_names(values, per_agent_inputs(results), what)
+
+
+def per_agent_inputs(results: Sequence[Any]) -> set[str]:
+    """The inputs a per-agent derivation of ``results`` reads (one value per client)."""
+    return {n for r in results for dv in r.derivations if dv.per_agent for n in dv.uses}
+
+
+def check_vector_names(values: dict[str, Any], per_agent: Collection[str], what: str) -> None:
+    """:func:`check_vector_inputs`, given the inputs that may be per-agent vectors."""
     import numpy as np
 
     for n in VECTOR_INPUTS:
         if np.ndim(values.get(n, 0.0)) == 0:
             continue
-        if not any(dv.per_agent and n in dv.uses for r in results for dv in r.derivations):
+        if n not in per_agent:
             raise CliError(f"{n}={','.join(shown(x) for x in values[n])}: {what} reads {n} as "
                            "one number, not one per client (a per-client vector is read by "
                            "results that derive per-client values from it, with their matrix)")
 
 
-def matrix_inputs() -> tuple[str, ...]:
+def matrix_inputs(results: Sequence[Any] | None = None) -> tuple[str, ...]:
     """Names whose value may be a matrix file: ``b`` and ``Lambda``, and every matrix that a
-    derivation of a loaded paper reads (a paper's own, e.g. philippenko2025's ``c``)."""
+    derivation of a loaded paper reads (a paper's own, e.g. philippenko2025's ``c``);
+    ``results``: of these results instead of the loaded ones."""
     from pflbounds.symbolic import catalog
 
     names = dict.fromkeys(MATRIX_INPUTS)
-    for r in catalog.loaded_results():
+    for r in catalog.loaded_results() if results is None else results:
         for dv in r.derivations:
             names.update(dict.fromkeys(dv.needs))
     return tuple(names)
 
 
-def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.ndarray]]:
-    """Split ``name=value`` words into scalar values and matrices (``b=FILE``)."""
+def parse_inputs(items: Sequence[str], matrix_names: Sequence[str] | None = None
+                 ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """Split ``name=value`` words into scalar values and matrices (``b=FILE``);
+    ``matrix_names``: the names that may be matrix files (default :func:`matrix_inputs`)."""
     from pflbounds.symbolic.parsing import ParseError, parse_assignments, resolve_assignments
 
     try:
@@ -215,7 +228,8 @@ def parse_inputs(items: Sequence[str]) -> tuple[dict[str, float], dict[str, np.n
     except ParseError as e:
         raise CliError(str(e)) from None
     matrices = {
-        n: load_matrix(raw.pop(n), n) for n in matrix_inputs()
+        n: load_matrix(raw.pop(n), n)
+        for n in (matrix_inputs() if matrix_names is None else matrix_names)
         if n in raw and (Path(raw[n]).suffix in (".npy", ".csv", ".txt") or Path(raw[n]).exists())
     }
     if len({m.shape for m in matrices.values()}) > 1:

@@ -13,7 +13,8 @@ from pflbounds.cli.output import fmt_bytes, print_json
 
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.running.cache import TaskCache
-    from pflbounds.running.suite import Suite
+    from pflbounds.running.index.view import PaperIndex
+    from pflbounds.running.suite import CheckSource, Suite
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -52,15 +53,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if outcome.as_expected else EXIT_UNEXPECTED
 
 
-def load_suite_arg(name: str | None) -> Suite:
+def load_suite_arg(name: str | None, checks: CheckSource | None = None) -> Suite:
     """The suite a command names (a suite name or a file; default quick), read
-    (:mod:`pflbounds.running.locations`); every problem is one line."""
+    (:mod:`pflbounds.running.locations`), its check ids resolved through ``checks`` (default
+    the check registry); every problem is one line."""
     from pflbounds.running.locations import read_suite, suite_file
     from pflbounds.running.results import ResultsError
     from pflbounds.running.suite import SuiteError
 
     try:
-        return read_suite(suite_file(name))
+        return read_suite(suite_file(name), checks)
     except (SuiteError, ResultsError) as e:
         raise CliError(str(e)) from None
 
@@ -128,7 +130,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from pflbounds.running.results import check_results_folder, save_outcomes
     from pflbounds.running.suite import sweep_suite
 
-    suite = load_suite_arg(args.suite)
+    idx = _run_index(args)
+    if idx is not None:
+        idx.ensure("checks")  # every paper, a broken one named, as a full load would
+    suite = load_suite_arg(args.suite, idx)
     if args.jobs < 1:
         raise CliError(f"--jobs must be >= 1, got {args.jobs}")
     out = results_folder(args.out, suite.name)
@@ -138,8 +143,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     except OutputError as e:
         raise CliError(f"{label}{e}") from None
     multiplicity = "per-check" if args.per_check else "paper"
+    families = None if idx is None else idx.families()
     cache, run = sweep(args, lambda **kw: sweep_suite(
-        suite, jobs=args.jobs, multiplicity=multiplicity, **kw))
+        suite, jobs=args.jobs, multiplicity=multiplicity, families=families, **kw))
+    if idx is not None and cache is not None:
+        idx.save(cache.root)  # what was built before the run made the cache folder
     outcomes = run.outcomes
     try:
         save_outcomes(outcomes, out, run.provenance, parents=not args.out,
@@ -173,6 +181,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_UNEXPECTED if bad else 0
 
 
+def _run_index(args: argparse.Namespace) -> PaperIndex | None:
+    """The papers' index of a run (:mod:`pflbounds.running.index`): in its task cache folder, or
+    kept in memory until the run makes the folder; None where the command line loaded the
+    papers first (the index is off, ``--no-cache``, or papers were loaded in this
+    process)."""
+    if not getattr(args, "use_index", False):
+        return None
+    from pflbounds.running.index.store import existing_root
+    from pflbounds.running.index.view import PaperIndex
+
+    return PaperIndex(existing_root(args.cache_dir), keep=True)
+
+
 def print_skipped(skipped: dict[str, str]) -> None:
     """One line per check skipped for a missing extra, with the reason."""
     width = max((len(k) for k in skipped), default=0)
@@ -193,6 +214,7 @@ def _cache_stale(cache) -> tuple[dict[str, str | None], object]:
 def cmd_cache(args: argparse.Namespace) -> int:
     from pflbounds.running import shared
     from pflbounds.running.cache import CacheError, TaskCache
+    from pflbounds.running.index import store as index_store
 
     try:
         cache = TaskCache(args.cache_dir, create=False)
@@ -202,6 +224,8 @@ def cmd_cache(args: argparse.Namespace) -> int:
     if args.action == "clear":
         n, size = cache.clear(args.check, stale if args.stale else None)
         sn, ssize = (0, 0) if args.check else shared.clear(cache.root, stale_only=args.stale)
+        if not args.check and not args.stale:  # the papers' indexes: rebuilt when needed
+            index_store.clear(cache.root)
         kept = cache.foreign()
         if args.json:
             print_json({"path": str(cache.root), "removed": n, "bytes": size,

@@ -7,7 +7,8 @@ of its check's code) and ``KK`` its first two characters. A file holds the evide
 replicas, seed, config hash), its key and fingerprint, the seconds it took, where and when it
 ran. Files are written atomically (temporary file, fsync, rename), so a kill leaves a task
 stored whole or not at all, and several runs may share one cache. Only successful tasks are
-stored. Files load with ``allow_pickle=False``: a cache never runs code.
+stored. Files load with ``allow_pickle=False``: a cache never runs code. The folder also
+holds the papers' indexes (``ROOT/index/``, :mod:`pflbounds.running.index.store`).
 
 ``ROOT`` is ``--cache-dir``, else the environment variable ``PFLBOUNDS_CACHE_DIR``, else
 ``.pflbounds-cache`` in the current folder.
@@ -40,6 +41,7 @@ import numpy as np
 
 from pflbounds.checking.jsonsafe import to_jsonable
 from pflbounds.running.atomic import atomic_write, clean_leftovers
+from pflbounds.running.index import names as index_names
 from pflbounds.running.tasks import Task, TaskResult
 from pflbounds.version import __version__
 
@@ -53,6 +55,7 @@ _TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
 _TAG_MARK = "# This folder is the pflbounds task cache"
 TASKS = "tasks"
 SHARED = "shared"  # pflbounds.running.shared.FOLDER
+INDEX = index_names.FOLDER
 _KEY_FILE = re.compile(r"(?P<key>[0-9a-f]{64})\.(?:npz|lock)")
 _LEFTOVER = re.compile(r"\.(?:[0-9a-f]{64}\.npz|CACHEDIR\.TAG)\.(?:tmp|old)-\d+-[0-9a-f]{8}")
 _PREFIX = re.compile(r"[0-9a-f]{2}")
@@ -111,8 +114,11 @@ def is_tagged(root: Path) -> bool:
 def owned_layout(rel: Path, is_dir: bool) -> bool:
     """Whether the path ``rel`` (relative to a cache folder) is one that pflbounds writes
     there: ``CACHEDIR.TAG``, ``tasks/KK/KEY.npz``, ``shared/KK/KEY.npz`` and ``KEY.lock``,
-    their folders, and the temporary siblings of an atomic write (``.KEY.npz.tmp-PID-*``)."""
+    their folders, the temporary siblings of an atomic write (``.KEY.npz.tmp-PID-*``), and
+    the papers' indexes (``index/*.json``, :mod:`pflbounds.running.index.names`)."""
     parts = rel.parts
+    if parts and parts[0] == INDEX:
+        return index_names.owned(rel, is_dir)
     if len(parts) == 1:
         return parts[0] in (TASKS, SHARED) if is_dir else (
             parts[0] == TAG or bool(_LEFTOVER.fullmatch(parts[0])))

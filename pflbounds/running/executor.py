@@ -19,6 +19,7 @@ from typing import Any
 
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
+from pflbounds.checking.indexed import is_indexed, real_check
 from pflbounds.checking.outcome import Outcome
 from pflbounds.running import backends
 from pflbounds.running.aggregate import build_outcome
@@ -133,6 +134,38 @@ def _store(cache: TaskCache, key: tuple[str, str], r: TaskResult, stats: RunStat
               file=sys.stderr)
 
 
+def _real_where_computed(
+    tasks: Sequence[Task], results: list[TaskResult | None],
+    checks: Mapping[str, Check] | None, resolved: dict[str, Check | None],
+    prints: dict[str, str | None], keys: dict[int, tuple[str, str]], cache: TaskCache | None,
+) -> Mapping[str, Check] | None:
+    """The checks to run with, each check read from an index (:mod:`pflbounds.checking.indexed`)
+    that has a task left to compute replaced by the registered one (its module imported
+    now, and only now). Should the registered check's fingerprint differ from its index's,
+    its tasks are looked up again under the right keys."""
+    left = {t.check_id for t, r in zip(tasks, results, strict=True) if r is None}
+    out = dict(checks) if checks else {}
+    for cid in sorted(left):
+        c = out.get(cid) or resolved.get(cid)
+        if c is None or not is_indexed(c):
+            continue
+        out[cid] = resolved[cid] = real = real_check(c)
+        if cache is None:
+            continue
+        fp = check_fingerprint(real)
+        if fp == prints.get(cid):
+            continue
+        prints[cid] = fp
+        for i, t in enumerate(tasks):
+            if t.check_id == cid:
+                keys.pop(i, None)
+                results[i] = None
+                if fp is not None:
+                    keys[i] = (cache_key(t.key, fp), fp)
+                    results[i] = cache.get(keys[i][0], t)
+    return out if out else checks
+
+
 @frozen_trees()
 def execute(
     tasks: Sequence[Task],
@@ -163,12 +196,15 @@ def execute(
     keys: dict[int, tuple[str, str]] = {}
     if cache is not None:
         prints = {cid: None if c is None else check_fingerprint(c) for cid, c in resolved.items()}
-        stats.uncacheable = sorted(cid for cid, fp in prints.items() if fp is None)
         for i, t in enumerate(tasks):
             fp = prints[t.check_id]
             if fp is not None:
                 keys[i] = (cache_key(t.key, fp), fp)
                 results[i] = cache.get(keys[i][0], t)
+        checks = _real_where_computed(tasks, results, checks, resolved, prints, keys, cache)
+        stats.uncacheable = sorted(cid for cid, fp in prints.items() if fp is None)
+    else:
+        checks = _real_where_computed(tasks, results, checks, resolved, {}, keys, None)
     cached = [t for t, r in zip(tasks, results, strict=True) if r is not None]
     stats.cached = len(cached)
     todo: list[backends.Item] = [(i, t, checks.get(t.check_id) if checks else None)
@@ -261,6 +297,7 @@ def sweep(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
     progress: bool | str = True, multiplicity: str = "paper", scheduler: Any = None,
     cache: TaskCache | None = None, skip_missing: bool = False, undeclared: str = "per-check",
+    families: Mapping[str, Any] | None = None,
 ) -> Sweep:
     """Plan every task of every spec, run them in one pool (through the cache), aggregate per
     check.
@@ -270,7 +307,9 @@ def sweep(
     ``"per-check"`` (each at its own ``1 - confidence``). ``undeclared``: how ``"paper"``
     judges the checks of papers that declare no family, ``"per-check"`` or ``"holm"`` (Holm's
     correction over every Monte Carlo comparison of the run, :mod:`pflbounds.running.holm`),
-    as before families existed. A check that needs an extra that is not
+    as before families existed; ``families``: papers' families resolved already (by the
+    papers' indexes, :func:`pflbounds.running.multiplicity.family_records`). A check that
+    needs an extra that is not
     installed (``Check.requires``) is skipped with the reason (``skip_missing``: in
     :attr:`Sweep.skipped`, the others run) or refused before any work
     (:class:`~pflbounds.extras.MissingExtra`).
@@ -301,7 +340,8 @@ def sweep(
     for p in plans:
         per_spec.append(results[start : start + len(p)])
         start += len(p)
-    records = family_records(s.check for s in specs) if multiplicity == "paper" else {}
+    records = family_records((s.check for s in specs), families) \
+        if multiplicity == "paper" else {}
     if multiplicity == "paper" and undeclared == "holm" and any(
             not s.check.deterministic and s.check.id not in records for s in specs):
         from pflbounds.running.holm import suite_level

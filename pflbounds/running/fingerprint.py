@@ -17,10 +17,14 @@ Any edit to one of these files changes the keys of the checks it concerns, so a 
 serves numbers from other code. File hashes are memoised by (path, size, mtime).
 
 Tree hashes (engines, papers) walk and stat a few hundred files. Inside :func:`frozen_trees`
-they are computed once: a sweep fixes them while it plans its keys (the client), and a worker
-process fixes them for its lifetime, since the code it has imported is what it runs whatever
-happens to the files later (an edit while a worker lives then shows as a mismatch with the
-client's hash, and the result is refused, rather than being passed off as the new code's).
+they are computed once, and so is the list of paper packages: a sweep fixes them while it
+plans its keys (the client), and a worker process fixes them for its lifetime, since the code
+it has imported is what it runs whatever happens to the files later (an edit while a worker
+lives then shows as a mismatch with the client's hash, and the result is refused, rather than
+being passed off as the new code's).
+
+A check read from a paper's index (:mod:`pflbounds.checking.indexed`) has the fingerprint of
+the registered check: its code origin is recorded, and the files are hashed as they are now.
 
 A check whose simulate cannot be pinned to source (defined interactively, or closing over
 values with no canonical form) has no fingerprint: it always runs, and is never cached.
@@ -39,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from pflbounds.checking.check import Check
+from pflbounds.checking.indexed import IndexedSimulate
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.symbolic import loader
 from pflbounds.version import __version__
@@ -141,17 +146,36 @@ def _module_file(name: str) -> Path | None:
 
 
 def paper_package(module: str) -> str | None:
-    """The paper package (module name) that contains ``module``, or None."""
-    for pkg in loader.paper_packages():
+    """The paper package (module name) that contains ``module``, or None. Inside
+    :func:`frozen_trees` the list of paper packages is read once (it reads the installed
+    distributions' entry points: some 20 ms a time)."""
+    packages = _memo("paper packages", lambda: "\n".join(loader.paper_packages()))
+    for pkg in filter(None, (packages or "").split("\n")):
         if module == pkg or module.startswith(pkg + "."):
             return pkg
     return None
 
 
+def _package_init(package: str) -> Path | None:
+    """The ``__init__.py`` of a package: of the imported module, else where an import would
+    find it (a check read from an index leaves its paper unimported)."""
+    f = _module_file(package)
+    if f is not None or package in sys.modules:
+        return f
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    origin = getattr(spec, "origin", None)
+    return Path(origin).resolve() if origin and Path(origin).is_file() else None
+
+
 def paper_hash(package: str) -> str | None:
     """The hash of every file of a paper package (None if it has no folder)."""
     def compute() -> str | None:
-        f = _module_file(package)
+        f = _package_init(package)
         if f is None or f.name != "__init__.py":
             return None
         return tree_hash(f.parent)
@@ -190,10 +214,18 @@ def _origin(fn: Any) -> dict[str, Any] | None:
     return out
 
 
+def _simulate_module(check: Check) -> str:
+    """The ``__module__`` of a check's simulate (recorded, for a check read from an index)."""
+    sim = check.simulate
+    if isinstance(sim, IndexedSimulate):
+        return sim.sim_module
+    return getattr(sim, "__module__", None) or ""
+
+
 def installation(check: Check) -> dict[str, Any]:
     """The parts of a check's fingerprint that come with the installed code: version,
     dependencies, engines and paper. A worker compares these with its client's."""
-    module = getattr(check.simulate, "__module__", None) or ""
+    module = _simulate_module(check)
     pkg = paper_package(module)
     return {
         "version": __version__,
@@ -203,18 +235,35 @@ def installation(check: Check) -> dict[str, Any]:
     }
 
 
+def code_record(check: Check) -> dict[str, Any]:
+    """What a check's fingerprint needs of its code, recorded by a paper's index:
+    ``sim_module`` (the ``__module__`` of ``simulate``), ``origin`` (module, qualified name,
+    closed-over values; None when it cannot be pinned) and ``origin_file`` (the source file
+    of that module, or None)."""
+    origin = _origin(check.simulate)
+    f = None if origin is None else _module_file(origin["module"])
+    return {"sim_module": _simulate_module(check), "origin": origin,
+            "origin_file": None if f is None else str(f)}
+
+
 def installation_hash(check: Check) -> str:
     """SHA-256 of :func:`installation`."""
     return hashlib.sha256(canonical_json(installation(check)).encode()).hexdigest()
 
 
 def check_fingerprint(check: Check) -> str | None:
-    """The fingerprint of a check's code (module docstring), or None when it has none."""
-    origin = _origin(check.simulate)
-    if origin is None:
-        return None
-    f = _module_file(origin["module"])
-    if f is None:
+    """The fingerprint of a check's code (module docstring), or None when it has none. A
+    check read from an index (:mod:`pflbounds.checking.indexed`) gives the same fingerprint
+    as the registered check, from its recorded origin and the files as they are now."""
+    sim = check.simulate
+    if isinstance(sim, IndexedSimulate):
+        origin = dict(sim.origin) if sim.origin is not None else None
+        f = Path(sim.origin_file) if sim.origin_file and Path(sim.origin_file).is_file() \
+            else None
+    else:
+        origin = _origin(sim)
+        f = None if origin is None else _module_file(origin["module"])
+    if origin is None or f is None:
         return None
     doc = {
         **installation(check),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.outcome import Outcome
-    from pflbounds.running.suite import Suite
+    from pflbounds.running.suite import CheckSource, Suite
 
 REPORTS_DIR = Path("reports")
 """The default home of results folders (``reports/SUITE_NAME``) and reports."""
@@ -76,13 +76,14 @@ def suite_file(name: str | None) -> Path:
     return find_suite(name)
 
 
-def read_suite(path: Path) -> Suite:
-    """The suite of a file, every problem (not text, unreadable, invalid) a ``SuiteError``
-    naming the file."""
+def read_suite(path: Path, checks: CheckSource | None = None) -> Suite:
+    """The suite of a file (its check ids resolved through ``checks``, default the check
+    registry), every problem (not text, unreadable, invalid) a ``SuiteError`` naming the
+    file."""
     from pflbounds.running.suite import SuiteError, load_suite
 
     try:
-        return load_suite(path)
+        return load_suite(path, checks)
     except UnicodeDecodeError:
         raise SuiteError(f"suite file {str(path)!r} is not text (not UTF-8); expected a TOML "
                          f"suite file; {available_text()}") from None

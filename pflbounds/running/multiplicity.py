@@ -55,6 +55,17 @@ class PaperFamily:
     shares: Mapping[str, float]
     without_comparisons: Mapping[str, str]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The family as JSON (a paper's index stores it: :meth:`from_dict`)."""
+        return {"paper": self.paper, "level": self.level, "shares": dict(self.shares),
+                "without_comparisons": dict(self.without_comparisons)}
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> PaperFamily:
+        """The family of :meth:`to_dict`."""
+        return cls(str(doc["paper"]), float(doc["level"]), dict(doc["shares"]),
+                   dict(doc["without_comparisons"]))
+
     def record(self, check_id: str) -> dict[str, Any]:
         """The entry of a Monte Carlo outcome's config: its verdict depends on it."""
         share = float(self.shares.get(check_id, 0.0))
@@ -111,14 +122,20 @@ def paper_family(paper: str) -> PaperFamily | None:
     return PaperFamily(paper, float(fam.level), shares, dict(fam.without_comparisons))
 
 
-def family_records(checks: Iterable[Check]) -> dict[str, dict[str, Any]]:
+def family_records(checks: Iterable[Check],
+                   known: Mapping[str, PaperFamily | None] | None = None
+                   ) -> dict[str, dict[str, Any]]:
     """The error-family record of every Monte Carlo check of ``checks`` whose paper declares a
-    family (by id), each paper's family resolved once; checks of papers that declare none, and
-    checks no paper registers, have no record here (:data:`UNDECLARED`)."""
-    families: dict[str, PaperFamily | None] = {}
+    family (by id), each paper's family resolved once (``known``: papers' families resolved
+    already, by the papers' indexes); checks of papers that declare none, and checks no paper
+    registers, have no record here (:data:`UNDECLARED`). A check read from a paper's index
+    (:mod:`pflbounds.checking.indexed`) is one its paper registers."""
+    from pflbounds.checking.indexed import is_indexed
+
+    families: dict[str, PaperFamily | None] = dict(known or {})
     out: dict[str, dict[str, Any]] = {}
     for c in checks:
-        if c.deterministic or registry.find(c.id) is None:
+        if c.deterministic or (registry.find(c.id) is None and not is_indexed(c)):
             continue
         if c.paper not in families:
             families[c.paper] = paper_family(c.paper)

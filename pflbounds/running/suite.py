@@ -32,15 +32,18 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
-from pflbounds.checking.outcome import Outcome
 from pflbounds.limits import MAX_REPLICAS
-from pflbounds.running.cache import TaskCache
 from pflbounds.running.config import effective_replicas
-from pflbounds.running.executor import RunSpec, Sweep, sweep
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pflbounds.checking.outcome import Outcome
+    from pflbounds.running.cache import TaskCache
+    from pflbounds.running.executor import Sweep
+    from pflbounds.running.multiplicity import PaperFamily
 
 LOCAL_SUITES = Path("validation")
 """The suites folder of the current folder: its files win over the shipped ones."""
@@ -147,8 +150,18 @@ class Suite:
         return [e.check for e in self.entries]
 
 
-def load_suite(path: str | Path) -> Suite:
-    """Read and resolve a suite file; raises :class:`SuiteError` with the file name."""
+class CheckSource(Protocol):
+    """Where a suite's check ids resolve: the check registry, or the papers' indexes
+    (:class:`pflbounds.running.index.view.PaperIndex`)."""
+
+    def get(self, check_id: str) -> Check: ...
+
+    def match(self, pattern: str) -> list[Check]: ...
+
+
+def load_suite(path: str | Path, checks: CheckSource | None = None) -> Suite:
+    """Read and resolve a suite file (its check ids through ``checks``, default the check
+    registry); raises :class:`SuiteError` with the file name."""
     path = Path(path)
     try:
         with path.open("rb") as fh:
@@ -165,7 +178,7 @@ def load_suite(path: str | Path) -> Suite:
     except RecursionError:
         raise SuiteError(f"{path}: invalid suite file: its arrays or tables nest too deeply "
                          "to read (a suite is a name, settings and [[checks]] entries)") from None
-    return parse_suite(data, source=str(path), path=path)
+    return parse_suite(data, source=str(path), path=path, checks=checks)
 
 
 def check_suite_name(name: object, source: str, *, from_stem: bool = False) -> str:
@@ -184,8 +197,11 @@ def check_suite_name(name: object, source: str, *, from_stem: bool = False) -> s
 
 
 def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
-                path: Path | None = None) -> Suite:
-    """Validate a suite mapping and resolve its check ids and globs."""
+                path: Path | None = None, checks: CheckSource | None = None) -> Suite:
+    """Validate a suite mapping and resolve its check ids and globs (through ``checks``,
+    default the check registry)."""
+    resolver: CheckSource = registry if checks is None else checks  # type: ignore[assignment]
+
     def fail(msg: str) -> SuiteError:
         return SuiteError(f"{source}: {msg}")
 
@@ -229,12 +245,12 @@ def parse_suite(data: Mapping[str, Any], *, source: str = "<suite>",
         if egrid not in GRIDS:
             raise fail(f"{where} ({pattern}): grid must be one of {GRIDS}, got {egrid!r}")
         if any(ch in pattern for ch in "*?["):
-            found = registry.match(pattern)
+            found = resolver.match(pattern)
             if not found:
                 raise fail(f"{where}: pattern {pattern!r} matches no registered check")
         else:
             try:
-                found = [registry.get(pattern)]
+                found = [resolver.get(pattern)]
             except KeyError as exc:
                 raise fail(f"{where}: {exc}") from None
         for check in found:
@@ -264,11 +280,15 @@ def run_suite(suite: Suite, jobs: int = 1, progress: bool | str = True,
 
 def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
                 multiplicity: str = "paper", scheduler: Any = None,
-                cache: TaskCache | None = None) -> Sweep:
+                cache: TaskCache | None = None,
+                families: Mapping[str, PaperFamily | None] | None = None) -> Sweep:
     """:func:`run_suite` with per grid point provenance and the run's statistics; a check
     that needs an extra that is not installed is skipped, with the reason
-    (:attr:`~pflbounds.running.executor.Sweep.skipped`)."""
+    (:attr:`~pflbounds.running.executor.Sweep.skipped`). ``families``: the error families of
+    papers, resolved already (read from the papers' indexes)."""
+    from pflbounds.running.executor import RunSpec, sweep  # the executors load to run
+
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
     return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
                  multiplicity=multiplicity, scheduler=scheduler, cache=cache,
-                 skip_missing=True, undeclared="holm")
+                 skip_missing=True, undeclared="holm", families=families)

@@ -15,6 +15,7 @@ import numpy as np
 from pflbounds.checking import registry
 from pflbounds.checking.check import Check
 from pflbounds.checking.evidence import normalize_block
+from pflbounds.checking.indexed import is_indexed
 from pflbounds.limits import check_replicas
 from pflbounds.running.config import config_hash, effective_replicas, point_config
 from pflbounds.running.seeds import task_seed
@@ -81,7 +82,8 @@ def plan(
     n = effective_replicas(check, replicas)
     grid = check.grid_for(quick)
     check_replicas(f"{check.id}: replicas", n, len(grid), check.block_size)
-    module = registry.module_of(check.id) if registry.find(check.id) is check else None
+    module = registry.module_of(check.id) if registry.find(check.id) is check else \
+        getattr(check.simulate, "module", None) if is_indexed(check) else None
     tasks = []
     for p, params in enumerate(grid):
         h = config_hash(point_config(check, params, replicas=n, base_seed=base_seed))

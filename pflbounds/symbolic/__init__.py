@@ -1,21 +1,40 @@
-"""Symbolic layer: constants, results, evaluation, inversion, printers, dimension analysis."""
+"""Symbolic layer: constants, results, evaluation, inversion, printers, dimension analysis.
 
-from pflbounds.symbolic.catalog import get, load_papers, papers, results
-from pflbounds.symbolic.evaluate import (
-    Evaluation,
-    HypothesisError,
-    InputError,
-    elasticities,
-    evaluate,
-    solve,
-)
-from pflbounds.symbolic.hidden import BigO, Omega, Omegatilde, Otilde
-from pflbounds.symbolic.result import Assumption, Condition, Derivation, Erratum, Form, Kind, Result
-from pflbounds.symbolic.units import DimensionError, Unit, dimension
+Names load lazily (:mod:`pflbounds.lazy`): the paper loader (``pflbounds.symbolic.loader``)
+and the manifest import without sympy, so that a command that reads the papers' indexes and
+cached tasks only (a rerun of a suite) never builds a formula.
+"""
 
-__all__ = [
-    "Assumption", "BigO", "Condition", "Derivation", "DimensionError", "Erratum", "Evaluation",
-    "Form", "HypothesisError", "InputError", "Kind", "Omega", "Omegatilde", "Otilde", "Result",
-    "Unit", "dimension", "elasticities", "evaluate", "get", "load_papers", "papers", "results",
-    "solve",
-]
+from pflbounds.lazy import lazy_exports
+
+EXPORTS = {
+    "Assumption": "result",
+    "BigO": "hidden",
+    "Condition": "result",
+    "Derivation": "result",
+    "DimensionError": "units",
+    "Erratum": "result",
+    "Evaluation": "evaluate",
+    "Form": "result",
+    "HypothesisError": "evaluate",
+    "InputError": "evaluate",
+    "Kind": "result",
+    "Omega": "hidden",
+    "Omegatilde": "hidden",
+    "Otilde": "hidden",
+    "Result": "result",
+    "Unit": "units",
+    "dimension": "units",
+    "elasticities": "evaluate",
+    "evaluate": "evaluate",
+    "get": "catalog",
+    "load_papers": "catalog",
+    "papers": "catalog",
+    "results": "catalog",
+    "solve": "evaluate",
+}
+"""Each exported name and the submodule that defines it."""
+
+__getattr__ = lazy_exports(__name__, EXPORTS)
+
+__all__ = sorted(EXPORTS)

@@ -79,6 +79,12 @@ def register_algorithms(mapping: dict[str, tuple[str, ...]]) -> None:
 def algorithms_of(result_id: str) -> tuple[str, ...]:
     """Dotted names of the functions implementing the method of ``result_id``."""
     load_papers()
+    return loaded_algorithms_of(result_id)
+
+
+def loaded_algorithms_of(result_id: str) -> tuple[str, ...]:
+    """:func:`algorithms_of` from the papers loaded so far (no loading): a paper names the
+    methods of its own results only, so its own load is enough."""
     return _ALGORITHMS.get(result_id, ())
 
 
@@ -150,6 +156,11 @@ def _load(paper: str | None) -> None:
         load_papers()
 
 
+def in_load_order(results: list[Result]) -> list[Result]:
+    """``results`` in the order a full load registers them (see :func:`results`)."""
+    return _in_load_order(results)
+
+
 def results(paper: str | None = None) -> list[Result]:
     _load(paper)
     if paper is not None and paper not in _PAPERS:
@@ -198,15 +209,27 @@ def register_complexity(paper_id: str, func) -> None:
 def complexity_function(paper_id: str):
     """The table builder of ``paper_id``'s calculator (its ``complexity.table``, or one
     registered with :func:`register_complexity`); ``KeyError`` for a paper without one,
-    naming those with one. :func:`pflbounds.symbolic.complexity.complexity_table` calls it."""
+    naming those with one. :func:`pflbounds.symbolic.complexity.complexity_table` calls it.
+    Only the paper's package and its calculator load (the calculator imports the results it
+    evaluates), unless there is no such package or it has no calculator (then every paper,
+    to name those that have one)."""
+    func = _complexity_of(paper_id) if loader.packages_of(paper_id) else None
+    if func is not None:
+        return func
     load_papers()
-    func = _COMPLEXITY.get(paper_id)
-    if func is None and paper_id in _PAPERS:
-        mod = loader.paper_module(paper_id, "complexity")
-        func = getattr(mod, "table", None)
+    func = _complexity_of(paper_id)
     if func is None:
         known = ", ".join(sorted(_complexity_papers())) or "none"
         raise KeyError(f"no complexity comparison for paper {paper_id!r}; available: {known}")
+    return func
+
+
+def _complexity_of(paper_id: str):
+    """The table builder of ``paper_id`` (its package and calculator imported), or None."""
+    func = _COMPLEXITY.get(paper_id)
+    if func is None:
+        mod = loader.paper_module(paper_id, "complexity")  # imports the package first
+        func = getattr(mod, "table", None) if paper_id in _PAPERS else None
     return func
 
 

@@ -270,6 +270,21 @@ def load_papers(*, checks: bool = False) -> list[str]:
     return sorted(_LOADED)
 
 
+def load_package(name: str, *, checks: bool = False) -> None:
+    """Import the paper package ``name`` (a module name of :func:`paper_packages`) as a full
+    load does, and its check modules with ``checks``; :class:`PaperLoadError` when it fails."""
+    _KNOWN_PACKAGES.add(name)
+    _import_paper(name)
+    if checks:
+        _import_checks(name)
+
+
+def packages_of(paper_id: str) -> list[str]:
+    """The module names of the paper packages of ``paper_id`` (the last component of the
+    name): the ones shipped and named by ``PFLBOUNDS_PAPERS`` first, else installed ones."""
+    return _packages_of(paper_id)
+
+
 def _packages_of(paper_id: str) -> list[str]:
     return [n for n in paper_packages(installed=False) if n.rsplit(".", 1)[-1] == paper_id] \
         or [n for n in paper_packages() if n.rsplit(".", 1)[-1] == paper_id]

@@ -253,16 +253,21 @@ def _bisect(problem: _Problem, point, lo: float, hi: float) -> float:
 
 
 def _solve_integer(problem: _Problem, point) -> float:
+    """The smallest integer that meets the target: every integer up to 10^7 in turn (in
+    chunks that grow from 1024 to 10^6, so that a small answer costs a small evaluation),
+    then a geometric grid and bisection beyond."""
     scan = 10**7
     chunk = 10**6
+    size = 1024
     start = int(problem.end if problem.end is not None else 1)
     upper = problem.upper
     while start <= min(scan, upper):
-        grid = np.arange(start, min(start + chunk, scan + 1), dtype=float)
+        grid = np.arange(start, min(start + size, scan + 1), dtype=float)
         hit = _ok(problem, point, grid)
         if hit.any():
             return float(grid[np.argmax(hit)])
-        start += chunk
+        start += size
+        size = min(32 * size, chunk)
     geo = np.unique(np.round(np.geomspace(scan, upper, 400)))
     hit = _ok(problem, point, geo)
     if not hit.any():
