@@ -167,21 +167,23 @@ def read_results_csv(path: str | Path) -> list[dict[str, Any]]:
 
 def arrow_table(rows: Sequence[dict[str, Any]]):
     """The tidy table as a ``pyarrow.Table`` (float64 numbers, int64 point and seed, a
-    boolean ``cache_hit``, strings otherwise; None is null, nan and inf stay floats)."""
+    boolean ``cache_hit``, strings otherwise; None is null, nan and inf stay floats), its
+    columns built from their buffers (:mod:`pflbounds.running.arrow`: no pandas)."""
     from pflbounds.extras import load
+    from pflbounds.running.arrow import column
 
     pa = load("pyarrow", "a Parquet table")
 
-    def kind(c: str):
+    def kind(c: str) -> str:
         if c in NUMERIC:
-            return pa.float64()
+            return "float64"
         if c in INTEGER:
-            return pa.int64()
-        return pa.bool_() if c == "cache_hit" else pa.string()
+            return "int64"
+        return "bool" if c == "cache_hit" else "string"
 
-    schema = pa.schema([(c, kind(c)) for c in COLUMNS])
-    return pa.table({c: pa.array([r.get(c) for r in rows], type=schema.field(c).type)
-                     for c in COLUMNS}, schema=schema)
+    arrays = [column(pa, [r.get(c) for r in rows], kind(c)) for c in COLUMNS]
+    schema = pa.schema([(c, a.type) for c, a in zip(COLUMNS, arrays, strict=True)])
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def read_results_parquet(path: str | Path) -> list[dict[str, Any]]:
