@@ -63,7 +63,7 @@ def test_records_are_read_from_the_folder_and_others_left_out(tmp_path):
 
 
 def _outcomes():
-    from tests.reporting.test_findings import KS, synthetic
+    from test_findings import KS, synthetic
 
     loader.load_paper("even2022", checks=True)
     return [
