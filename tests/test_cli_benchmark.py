@@ -19,6 +19,11 @@ def test_bench_cli_runs(capsys):
     rows = mod.run_benchmark(repeat=1, names=("pflbounds eval", "pflbounds solve"))
     with capsys.disabled():
         print("\n" + mod.format_table(rows))
-    assert [r.name for r in rows] == ["import sympy", "pflbounds eval", "pflbounds solve"]
+    assert [r.name for r in rows] == ["import sympy", mod.ONE_SHOT_FLOOR, "pflbounds eval",
+                                      "pflbounds solve"]
     assert all(r.wall > 0 and r.cpu > 0 for r in rows)
     assert rows[0].wall_ratio == rows[0].cpu_ratio == 1.0
+    line = mod.format_one_shot(rows)
+    assert line.startswith("against import sympy, one-shot") and "eval " in line, line
+    table = mod.format_markdown(rows, (1.0, 1.0))
+    assert table.count("\n| `") == len(rows) and "Against import sympy, one-shot" in table
