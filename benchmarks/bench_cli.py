@@ -192,11 +192,25 @@ def format_one_shot(rows: list[Timing]) -> str:
             + ", ".join(f"{r.name.split()[-1]} {r.cpu / floor.cpu:.2f}" for r in found))
 
 
+def _code_commit() -> str:
+    """The commit of the pflbounds the commands import (this environment's, which may be
+    another clone's than this script's), ``+`` when its tree has uncommitted changes."""
+    where = subprocess.run([sys.executable, "-P", "-c", "import pflbounds, os; "
+                            "print(os.path.dirname(pflbounds.__file__))"], capture_output=True,
+                           text=True, check=False, env=_env()).stdout.strip()
+    if not where:
+        return "an unknown commit"
+    git = ["git", "-C", where]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    dirty = subprocess.run([*git, "status", "--porcelain", "--", "."], capture_output=True,
+                           text=True, check=False).stdout.strip()
+    return (head or "an unknown commit") + ("+" if dirty else "")
+
+
 def format_markdown(rows: list[Timing], load: tuple[float, float]) -> str:
     """The table in Markdown, with the load averages (start, end) and the commit."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, check=False, cwd=Path(__file__).parent).stdout.strip()
-    lines = [f"`bench_cli.py` at {commit or 'an unknown commit'}, load average "
+    lines = [f"`bench_cli.py`, pflbounds at {_code_commit()}, load average "
              f"{load[0]:.2f} at the start, {load[1]:.2f} at the end:", "",
              "| command | wall s | CPU s | wall / sympy | CPU / sympy | goal |",
              "|---|---:|---:|---:|---:|---:|"]
