@@ -26,8 +26,11 @@ benchmark gives its commands a task cache of their own (``PFLBOUNDS_CACHE_DIR``,
 folder), which the untimed first runs fill, as a user's earlier commands would.
 
 Run:  python benchmarks/bench_cli.py [--repeat 5] [--only NAME ...] [--markdown]
+                                     [--instructions]
 (``--markdown``: the table as the Markdown of ``benchmarks/README.md``, with the load
-averages and the commit measured.)
+averages and the commit measured; ``--instructions``: instead of times, the instructions each
+command executes, counted by valgrind's cachegrind, and their ratio to ``import sympy``, the
+figure that does not move with the load of a shared machine.)
 """
 
 from __future__ import annotations
@@ -162,6 +165,40 @@ def run_benchmark(repeat: int = 5, names: tuple[str, ...] | None = None) -> list
     return [Timing(n, w, c, w / ref_wall, c / ref_cpu) for n, (w, c) in best.items()]
 
 
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """The instructions one run of ``cmd`` executes, counted by valgrind's cachegrind (the
+    same on a busy machine as on an idle one, up to the hash seed, fixed here)."""
+    r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                        "--cachegrind-out-file=/dev/null", *cmd], capture_output=True,
+                       text=True, check=False, env={**env, "PYTHONHASHSEED": "0"})
+    for line in r.stderr.splitlines():
+        if "I   refs:" in line or "I refs:" in line:
+            return int(line.rsplit(":", 1)[1].replace(",", ""))
+    raise RuntimeError(f"{' '.join(cmd)}: no instruction count ({r.returncode}): "
+                       f"{r.stderr.strip()[-300:]}")
+
+
+def run_instructions(names: tuple[str, ...] | None = None) -> list[tuple[str, int, float]]:
+    """Instructions of each command (or those named) and their ratio to ``import sympy``,
+    after one untimed run each (bytecode and the papers' indexes written)."""
+    cmds = {n: c for n, c in commands().items()
+            if n == "import sympy" or names is None or n in names
+            or (n == ONE_SHOT_FLOOR and any(o in names for o in ONE_SHOT))}
+    with tempfile.TemporaryDirectory(prefix="bench_cli.") as tmp:
+        env = _env(str(Path(tmp) / "cache"))
+        for cmd in cmds.values():
+            subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        counts = {n: instructions(c, env) for n, c in cmds.items()}
+    ref = counts["import sympy"]
+    return [(n, k, k / ref) for n, k in counts.items()]
+
+
+def format_instructions(rows: list[tuple[str, int, float]]) -> str:
+    lines = [f"{'command':<29} {'instructions':>14} {'/ sympy':>8}"]
+    lines += [f"{n:<29} {k:>14,} {x:>8.3f}" for n, k, x in rows]
+    return "\n".join(lines)
+
+
 def run_help(repeat: int = 3) -> list[tuple[str, float, float]]:
     """Best wall and CPU seconds of ``--help`` of every command."""
     best = _best(help_commands(), repeat, _env())
@@ -237,7 +274,12 @@ def main() -> None:
     ap.add_argument("--only", nargs="+", metavar="NAME", help="time only these commands "
                     "(names as printed, e.g. 'pflbounds show')")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--instructions", action="store_true", help="count instructions with "
+                    "valgrind instead of timing (one run each; slow, steady under load)")
     args = ap.parse_args()
+    if args.instructions:
+        print(format_instructions(run_instructions(tuple(args.only) if args.only else None)))
+        return
     start = os.getloadavg()[0]
     print(f"{os.cpu_count()} cores; load average {start:.2f}", flush=True)
     rows = run_benchmark(args.repeat, tuple(args.only) if args.only else None)

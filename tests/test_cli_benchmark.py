@@ -2,6 +2,7 @@
 prints the table, asserts that every command ran and was timed, never a speed."""
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
@@ -27,3 +28,17 @@ def test_bench_cli_runs(capsys):
     assert line.startswith("against import sympy, one-shot") and "eval " in line, line
     table = mod.format_markdown(rows, (1.0, 1.0))
     assert table.count("\n| `") == len(rows) and "Against import sympy, one-shot" in table
+
+
+@pytest.mark.benchmark
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_bench_cli_counts_instructions(capsys):
+    spec = importlib.util.spec_from_file_location("bench_cli", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    rows = mod.run_instructions(names=("pflbounds --version",))
+    with capsys.disabled():
+        print("\n" + mod.format_instructions(rows))
+    assert [n for n, _, _ in rows] == ["import sympy", "pflbounds --version"]
+    assert rows[0][2] == 1.0 and rows[0][1] > rows[1][1] > 0  # --version loads no sympy
