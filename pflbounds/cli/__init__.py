@@ -141,6 +141,8 @@ def _run(args: argparse.Namespace) -> int:
     except PaperLoadError as e:  # a broken paper package: name it, never hide it
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader of our output stopped (`pflbounds list | head`)
+        return startup.reader_gone()
     except MemoryError as e:  # sizes the limits could not foresee (inputs read by a paper)
         what = f" ({e})" if str(e) else ""
         print(f"pflbounds {args.command}: error: not enough memory for these inputs{what}; "

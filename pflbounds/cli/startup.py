@@ -54,6 +54,25 @@ def finish(code: int) -> int:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:
                 stream.flush()
-    except (OSError, ValueError):  # a closed pipe or stream: the shutdown reports it
+    except BrokenPipeError:  # the reader is gone: nothing more to say, end as a pipe does
+        os._exit(reader_gone())
+    except (OSError, ValueError):  # a closed stream: the shutdown reports it
         return code
     os._exit(code)
+
+
+EXIT_READER_GONE = 141
+"""The exit status when the reader of the output closed the pipe (128 + SIGPIPE, as a shell
+reports a command a pipe stopped)."""
+
+
+def reader_gone() -> int:
+    """Stop quietly when the output's reader is gone (``pflbounds list --checks | head``):
+    what is left unwritten goes nowhere (stdout is pointed at the null device, so the final
+    flush cannot fail); returns :data:`EXIT_READER_GONE`."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return EXIT_READER_GONE
