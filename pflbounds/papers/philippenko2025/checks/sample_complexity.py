@@ -99,8 +99,8 @@ CHECKS = [
                     "step) against max(C beta sigma_suf^2/(2 mu^2), (gamma0 + 1) eps0)/eps - "
                     "gamma0 - 1. The last two points (continuous criterion, gamma0 = 39) "
                     "make each term of the max the binding one: sigma^2 = 1000 (the noise "
-                    "term, within a factor 3.0) and sigma^2 = 1e-4 at eps = eps0/2 (the eps0 "
-                    "term, within a factor 5)."),
+                    "term) and sigma^2 = 1e-4 at eps = eps0/2 (the eps0 term); the evidence "
+                    "gives the ratio of the count to the measured T at each point."),
     Check(
         "philippenko2025.P10_n", "Corollary 1: T_i^eps scales as 1/|N_i^*|", CheckKind.SCALING,
         Verdict.HOLDS, simulate_p10,

@@ -239,8 +239,8 @@ CHECKS = [
         xlabel="K", ylabel="late E[eps] (client average)",
         description="TB-Q, Algorithm B with b_alpha = m: the estimator's bias s^2/m stops "
                     "selecting identical peers once ||grad R_i||^2 ~ s^2/m; the plateau is "
-                    "at least three times the oracle's (digest run: 0.01 against the oracle's "
-                    "0.0013 and Local's 0.0128)."),
+                    "at least three times the oracle's exact plateau (the evidence also gives "
+                    "the oracle's and Local's exact plateaus)."),
     Check(
         "philippenko2025.P14_peers", "Estimated weights: identical peers dropped near the optimum",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p14,
