@@ -1,18 +1,176 @@
-"""What the audits need to know about philippenko2025 (read by :mod:`pflbounds.audit`).
+"""What the audits need to know about philippenko2025 (read by :mod:`pflbounds.audit` and
+:mod:`pflbounds.tightness`).
 
-``MUTANT_NOTES``: why mutants of a form survive its checks (quick grids, seed 2025), keyed by
-``result:form``. The exact engine gives E[eps_T] without sampling error, so a survivor is a
-bound that holds by more than the mutant's factor on every instance the checks build.
+``WORST_CASES``: the worst-case searches of the bound forms the checks evaluate, on the family
+of :mod:`pflbounds.papers.philippenko2025.instances`: N identical clients of one cluster
+(every r_ik = 1, b = c = 0), whose Definition-1 weights are 1/N for both criteria, on a
+diagonal quadratic with spectrum in [mu, beta], noise <= sigma^2 per client and initial excess
+loss <= eps0. The dynamics are linear with Gaussian noise, so each measure is exact; the
+searches run L-BFGS-B over the spectrum, the noise and the start (``optimize``), or seeded
+draws for step counts (``random``). A sub-family of the theorems' (one cluster, quadratics):
+the true worst case is at least as bad.
+
+* Theorem 1 (corrected), Theorem 2 (constant step, its floor, the horizon-dependent step),
+  Theorem 3 (corrected: the average squared gradient norm) at a constant step;
+* Theorem 2 (decreasing step, corrected) at the shifted step C/(mu (t + gamma0));
+* Corollary 1 (corrected and printed) and its binary row (printed): the steps to reach eps
+  at the shifted decreasing step, against the counts;
+* Remark 3's step-ratio bounds: the ratio (sigma_phi/sigma_psi)^2 over similarity ratios
+  and variances (model ``step_ratio`` below).
+
+``WORST_EXPECTED``: the counterexamples an erratum explains. ``UNSEARCHED``: why no search
+covers a form the checks evaluate. ``MUTANT_NOTES``: why mutants of a form survive the checks
+when no search reaches them (quick grids, seed 2025), keyed by ``result:form``. The exact
+engine gives E[eps_T] without sampling error, so a survivor is a bound that holds by more than
+the mutant's factor on every instance the checks build. ``BLIND_CHECKS``: the checks whose
+verdict no planted wrong formula changes, each with the reason.
 """
 
-from pflbounds.papers.philippenko2025.theory.descent import THEOREM1
-from pflbounds.papers.philippenko2025.theory.nonconvex import THEOREM3
+from pflbounds.papers.philippenko2025.theory.descent import LEMMA1, S2, THEOREM1
+from pflbounds.papers.philippenko2025.theory.effective_cluster import LEMMA2
+from pflbounds.papers.philippenko2025.theory.nonconvex import THEOREM3, THEOREM3_STEP
 from pflbounds.papers.philippenko2025.theory.rates import (
     THEOREM2_CONSTANT,
     THEOREM2_DECREASING,
+    THEOREM2_FLOOR,
     THEOREM2_HORIZON,
+    THEOREM2_HORIZON_STEP,
 )
-from pflbounds.papers.philippenko2025.theory.sample_complexity import COROLLARY1
+from pflbounds.papers.philippenko2025.theory.sample_complexity import (
+    COROLLARY1,
+    COROLLARY1_BINARY,
+)
+from pflbounds.papers.philippenko2025.theory.step_ratio import (
+    REMARK3_BINARY,
+    REMARK3_CONTINUOUS,
+)
+from pflbounds.symbolic.evaluate import evaluate
+from pflbounds.tightness import Box, Search, SearchCase, Simplex, Sphere, spectrum
+
+_MOD = "pflbounds.papers.philippenko2025.instances:"
+_CONST, _DEC = _MOD + "IDENTICAL_CONSTANT", _MOD + "IDENTICAL_DECREASING"
+_RATIO = _MOD + "STEP_RATIO_"
+
+# one cluster of N = 10 identical clients, conditioning beta/mu = 10 (P5's a = mu = beta is
+# the isotropic corner of the spectrum searched), continuous criterion (psi(1) = 1)
+_ID = {"mu": 0.1, "L": 1.0, "sigma2": 1.0, "Delta0": 1.0, "N": 10, "psi1": 1.0, "d": 2}
+_FREE = {"spectrum": spectrum(), "noise": Simplex("d", "sigma2"),
+         "x0": Sphere("d", "sqrt(2*Delta0)")}
+_OPT = Search(mode="optimize", seed=0, starts=6, budget=1500)
+_DRAWS = Search(mode="random", seed=0, budget=150)
+_TITLE = "on N = 10 identical clients (Definition-1 weights 1/N), spectrum in [mu, beta]"
+
+
+def _constant(result: str, form: str, eta: float, Ks: list[int], what: str,
+              measure: str = "last", **extra: float) -> SearchCase:
+    return SearchCase(result, form, _CONST, fixed={**_ID, "eta": eta, **extra},
+                      sweep={"K": Ks}, free=_FREE, search=_OPT, measure=measure,
+                      title=f"{what} {_TITLE}, eta beta = {eta * _ID['L']:g}")
+
+
+def _horizon(form: str, K: int) -> SearchCase:
+    c = {"T": K, "beta": _ID["L"], "mu": _ID["mu"], "eps0": _ID["Delta0"], "kappa_w": 1.0,
+         "sigma_suf2": _ID["sigma2"] / _ID["N"]}
+    eta = float(evaluate(THEOREM2_HORIZON_STEP, "printed", **c).value)
+    return SearchCase(THEOREM2_HORIZON.id, form, _CONST, fixed={**_ID, "eta": eta, "K": K},
+                      free=_FREE, search=_OPT,
+                      title=f"Theorem 2 (horizon-dependent step, {form}) {_TITLE}, the step "
+                            f"of Table 1 for T = {K}")
+
+
+def _theorem3_printed(K: int) -> SearchCase:
+    c = {"T": K, "beta": _ID["L"], "eps0": _ID["Delta0"], "kappa_w": 1.0,
+         "sigma_suf2": _ID["sigma2"] / _ID["N"]}
+    eta = float(evaluate(THEOREM3_STEP, "printed", **c).value)
+    return SearchCase(THEOREM3.id, "printed", _CONST, fixed={**_ID, "eta": eta, "K": K},
+                      free=_FREE, search=_OPT, measure="avg_grad2",
+                      title=f"Theorem 3 (printed; the average of E||grad R(theta^{{t-1}})||^2) "
+                            f"{_TITLE}, the printed step for T = {K}")
+
+
+# Theorem 2's shifted decreasing step: C = 2, gamma0 = C beta/(kappa mu) - 1 with kappa = 1
+_DEC_C = {"C": 2.0, "gamma0": 19.0}
+
+
+def _steps(result: str, form: str, eps: float, what: str) -> SearchCase:
+    return SearchCase(result, form, _DEC, fixed={**_ID, **_DEC_C, "eps": eps, "K": 10000,
+                                                 **({"lam": 0.5, "psi1": 0.5} if "binary" in result
+                                                    else {})},
+                      free=_FREE, search=_DRAWS, measure="steps",
+                      title=f"{what} {_TITLE}: steps to reach eps = {eps:g} at the step "
+                            "C/(mu (t + gamma0)), C = 2, gamma0 = 19")
+
+
+WORST_CASES = [
+    _constant(THEOREM1.id, "corrected", 0.5, [10, 40, 160], "Theorem 1 (corrected)"),
+    _constant(THEOREM2_CONSTANT.id, "printed", 0.5, [10, 40, 160],
+              "Theorem 2 (constant step, printed)"),
+    _constant(THEOREM2_CONSTANT.id, "printed", 0.1, [10, 100, 1000],
+              "Theorem 2 (constant step, printed)"),
+    _constant(THEOREM2_FLOOR.id, "printed", 0.5, [2000],
+              "Theorem 2's floor eta beta sigma_suf^2/(2 mu) (the excess after 2000 steps)"),
+    *[_horizon(form, K) for form in ("corrected", "printed") for K in (100, 1000)],
+    SearchCase(THEOREM2_DECREASING.id, "corrected", _DEC,
+               fixed={**_ID, **_DEC_C}, sweep={"K": [1, 10, 100, 1000]}, free=_FREE,
+               search=_OPT,
+               title=f"Theorem 2 (decreasing step, corrected) {_TITLE}, step C/(mu (t + "
+                     "gamma0)), C = 2, gamma0 = 19"),
+    _constant(THEOREM3.id, "corrected", 0.5, [10, 100, 1000],
+              "Theorem 3 (corrected; the average of E||grad R(theta^{t-1})||^2)",
+              measure="avg_grad2"),
+    *[_theorem3_printed(K) for K in (10, 100, 1000)],
+    *[_steps(COROLLARY1.id, "corrected", eps, "Corollary 1 (corrected)")
+      for eps in (0.5, 0.05, 0.005)],
+    *[_steps(COROLLARY1.id, "printed", eps, "Corollary 1 (printed)") for eps in (0.5, 0.005)],
+    _steps(COROLLARY1_BINARY.id, "printed", 0.005,
+           "Corollary 1's binary row (printed; binary criterion, lambda = 1/2, Nstar = N)"),
+    SearchCase(REMARK3_BINARY.id, "printed", _RATIO + "BINARY", fixed={"N": 6, "lam": 0.3},
+               free={"ratios": Box("N - 1", "lam", 1.0),
+                     "variances": Box("N", 0.1, 10.0, "log")},
+               search=Search(mode="optimize", seed=0, starts=6, budget=3000),
+               title="Remark 3 (binary): (sigma_phi/sigma_psi)^2 over the similarity ratios "
+                     "of the selected peers (r in [lambda, 1]) and variances in [0.1, 10]"),
+    SearchCase(REMARK3_CONTINUOUS.id, "corrected", _RATIO + "CONTINUOUS", fixed={"N": 6},
+               sweep={"SinvSum": [2.0, 6.0, 50.0]},
+               free={"ratios": Box("N - 1", 0.0, 1.0),
+                     "precisions": Simplex("N - 1", "SinvSum - 1")},
+               search=Search(mode="optimize", seed=0, starts=6, budget=3000),
+               title="Remark 3 (continuous, corrected): (sigma_phi/sigma_psi)^2 over the "
+                     "similarity ratios in [0, 1] and the peers' precisions at a given "
+                     "sigma_i^2 sum_k sigma_k^-2"),
+]
+
+WORST_EXPECTED = {
+    f"{THEOREM3.id}:printed":
+        "erratum 16: the printed bound needs the step's min to take its first term (T >= "
+        "2 eps0 beta/(sigma_suf^2 kappa^2)); at T = 10 the step is kappa/beta and the exact "
+        "average squared gradient norm exceeds it (check E16)",
+}
+"""Counterexamples an erratum explains, keyed by ``result:form``."""
+
+UNSEARCHED = {
+    f"{LEMMA1.id}:printed":
+        "a one-step descent inequality whose right side changes sign (a decrease of the "
+        "loss): measured/bound is no ratio to maximise; P2 and E1 compare the difference "
+        "on the exact one-step change, and the printed form fails its dimension check "
+        "(erratum).",
+    f"{LEMMA1.id}:corrected":
+        "a one-step descent inequality whose right side changes sign: measured/bound is no "
+        "ratio to maximise (P2 compares the difference with the exact one-step change).",
+    f"{S2.id}:printed":
+        "a one-step descent inequality whose right side changes sign: measured/bound is no "
+        "ratio to maximise (P2_S2 compares the difference).",
+    f"{THEOREM2_DECREASING.id}:printed":
+        "its conditions C > 1 and C beta <= kappa mu contradict each other (kappa <= 1 and "
+        "mu <= beta): no admissible instance exists; E8 evaluates it outside them (erratum).",
+    LEMMA2.id:
+        "an inequality between two variances of the same run (sigma_eff^t <= sigma_suf(eps) "
+        "while eps_i^{t-1} >= eps): on one cluster of identical clients both equal "
+        "sigma^2/(N psi(1)) (ratio 1 exactly); heterogeneous instances need the trajectory "
+        "of the adaptive weights, which no model measures yet (P6, P7, P20 and E5 check it "
+        "on TB-Q).",
+}
+"""Why no search covers a form that checks evaluate, keyed by ``result:form`` or ``result``."""
 
 MUTANT_NOTES = {
     f"{COROLLARY1.id}:corrected":
