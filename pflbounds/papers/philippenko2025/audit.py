@@ -209,3 +209,64 @@ MUTANT_NOTES = {
         "P15_printed holds by 2.24: the printed rate with 2 -> 1 in its constant still "
         "holds (1.12).",
 }
+
+_MEASURED_ONLY = ("compares measured quantities with each other (methods or weights run on the "
+                  "same instance, or an exact curve computed in the check); it evaluates no "
+                  "formula of the paper")
+_IN_CODE = ("computes {} with the paper's input code (inputs.py: the same Definition-2 "
+            "formulas the catalog holds, vectorised) and compares measured quantities; it "
+            "evaluates no catalog form")
+
+BLIND_CHECKS = {
+    "philippenko2025.E12": "the printed limit of Definition 2 already fails (expected CONFIRMED) "
+                           "by a factor of 10 at its points: the planted formulas of "
+                           "Definition 2 move the catalog's value less than that, or further "
+                           "away from the printed limit, so the erratum stays confirmed",
+    "philippenko2025.E20": "the weights are computed by the algorithms' code (Definition 1) "
+                           "against the fixed bounds 1 and 1/lambda; it evaluates no formula",
+    "philippenko2025.E4": _IN_CODE.format("the printed and corrected Definition-2 ratios"),
+    "philippenko2025.F2": "Figure 2: " + _MEASURED_ONLY,
+    "philippenko2025.F2_code": "Figure 2 with the authors' ratio: " + _MEASURED_ONLY,
+    "philippenko2025.P1": "identities (I1)-(I5) between the weights the algorithms compute and "
+                          "sums of them (residual to rounding); it evaluates no formula",
+    "philippenko2025.P11": "the adaptive plateau against the oracle's exact plateau: "
+                           + _MEASURED_ONLY,
+    "philippenko2025.P12": "FedAvg's exact excess against the floor R_i(theta_bar^*) - R_i^* "
+                           "computed from the optima in the check; it evaluates no formula",
+    "philippenko2025.P12_adaptive": "the adaptive run's excess against FedAvg's exact floor: "
+                                    + _MEASURED_ONLY,
+    "philippenko2025.P13_binary": "the total weights along the runs stay within a factor of "
+                                  "about 2 of Remark 3's 1/lambda (the peers' ratios are near "
+                                  "1), and the planted formulas (lambda halved or doubled) "
+                                  "move the bound by at most 2; the worst-case search shows "
+                                  "the bound attained to 0.5% (peers at r = lambda with the "
+                                  "smallest variances)",
+    "philippenko2025.P13_continuous": "the total weights along the runs stay well below Remark "
+                                      "3's corrected sigma_i^2 sum_k sigma_k^-2, and the "
+                                      "planted formulas move it by at most 2; the worst-case "
+                                      "search measures how close the step ratio comes",
+    "philippenko2025.P14": "the estimated weights' plateau against 3 times the oracle's exact "
+                           "plateau: " + _MEASURED_ONLY,
+    "philippenko2025.P14_peers": "counts selected peers against half the cluster, a number "
+                                 "fixed in the check; it evaluates no formula",
+    "philippenko2025.P16": "adaptive All-for-one against local SGD on the same draws (bitwise); "
+                           "it evaluates no formula",
+    "philippenko2025.P18": _IN_CODE.format("both criteria's sufficient variances"),
+    "philippenko2025.P19": "the measured contraction against rho^t with rho computed in the "
+                           "check from Appendix A's stream (erratum 18's exact rate); it "
+                           "evaluates no formula of the catalog",
+    "philippenko2025.P19_adaptive": "estimated weights against the oracle's exact curve: "
+                                    + _MEASURED_ONLY,
+    "philippenko2025.P19_local": "continuous weights against Local's exact curve: "
+                                 + _MEASURED_ONLY,
+    "philippenko2025.P20": "counts steps where the effective cluster grows while the loss "
+                           "falls (0 expected); it evaluates no formula",
+    "philippenko2025.P4": "compares a fitted slope with the exponent -1 (plateau against the "
+                          "cluster size) fixed in the check; it evaluates no formula",
+    "philippenko2025.P6": _IN_CODE.format("the sufficient clusters N_i^*(e_i^{t-1})")
+                          + "; it counts mismatches with the algorithm's sets",
+    "philippenko2025.P7_sets": _IN_CODE.format("the sufficient clusters")
+                               + "; it counts members missing from the algorithm's sets",
+}
+"""Checks no planted wrong formula can change, with why (checked by the planted-formula test
+of philippenko2025: a check listed here that sees one, or a blind one not listed, fails it)."""
