@@ -78,27 +78,30 @@ def _horizon(form: str, K: int) -> SearchCase:
                             f"of Table 1 for T = {K}")
 
 
-def _theorem3_printed(K: int) -> SearchCase:
+def _theorem3(form: str, K: int) -> SearchCase:
     c = {"T": K, "beta": _ID["L"], "eps0": _ID["Delta0"], "kappa_w": 1.0,
          "sigma_suf2": _ID["sigma2"] / _ID["N"]}
     eta = float(evaluate(THEOREM3_STEP, "printed", **c).value)
-    return SearchCase(THEOREM3.id, "printed", _CONST, fixed={**_ID, "eta": eta, "K": K},
+    return SearchCase(THEOREM3.id, form, _CONST, fixed={**_ID, "eta": eta, "K": K},
                       free=_FREE, search=_OPT, measure="avg_grad2",
-                      title=f"Theorem 3 (printed; the average of E||grad R(theta^{{t-1}})||^2) "
+                      title=f"Theorem 3 ({form}; the average of E||grad R(theta^{{t-1}})||^2) "
                             f"{_TITLE}, the printed step for T = {K}")
 
 
-# Theorem 2's shifted decreasing step: C = 2, gamma0 = C beta/(kappa mu) - 1 with kappa = 1
+# Theorem 2's shifted decreasing step: C = 2, gamma0 = C beta/(kappa mu) - 1 with kappa = 1.
+# At sigma^2 = 1 both terms of its max are 20; sigma^2 = 0.2 makes the eps0 term bind (4 < 20)
+# and sigma^2 = 5 the noise term (100 > 20), so a change in either term shows.
 _DEC_C = {"C": 2.0, "gamma0": 19.0}
 
 
-def _steps(result: str, form: str, eps: float, what: str) -> SearchCase:
+def _steps(result: str, form: str, eps: float, what: str, sigma2: float = 1.0) -> SearchCase:
     return SearchCase(result, form, _DEC, fixed={**_ID, **_DEC_C, "eps": eps, "K": 10000,
+                                                 "sigma2": sigma2,
                                                  **({"lam": 0.5, "psi1": 0.5} if "binary" in result
                                                     else {})},
                       free=_FREE, search=_DRAWS, measure="steps",
-                      title=f"{what} {_TITLE}: steps to reach eps = {eps:g} at the step "
-                            "C/(mu (t + gamma0)), C = 2, gamma0 = 19")
+                      title=f"{what} {_TITLE}, sigma^2 = {sigma2:g}: steps to reach eps = "
+                            f"{eps:g} at the step C/(mu (t + gamma0)), C = 2, gamma0 = 19")
 
 
 WORST_CASES = [
@@ -111,16 +114,17 @@ WORST_CASES = [
               "Theorem 2's floor eta beta sigma_suf^2/(2 mu) (the excess after 2000 steps)"),
     *[_horizon(form, K) for form in ("corrected", "printed") for K in (100, 1000)],
     SearchCase(THEOREM2_DECREASING.id, "corrected", _DEC,
-               fixed={**_ID, **_DEC_C}, sweep={"K": [1, 10, 100, 1000]}, free=_FREE,
+               fixed={**{k: v for k, v in _ID.items() if k != "sigma2"}, **_DEC_C},
+               sweep={"K": [1, 10, 100, 1000], "sigma2": [0.2, 1.0, 5.0]}, free=_FREE,
                search=_OPT,
                title=f"Theorem 2 (decreasing step, corrected) {_TITLE}, step C/(mu (t + "
                      "gamma0)), C = 2, gamma0 = 19"),
     _constant(THEOREM3.id, "corrected", 0.5, [10, 100, 1000],
               "Theorem 3 (corrected; the average of E||grad R(theta^{t-1})||^2)",
               measure="avg_grad2"),
-    *[_theorem3_printed(K) for K in (10, 100, 1000)],
-    *[_steps(COROLLARY1.id, "corrected", eps, "Corollary 1 (corrected)")
-      for eps in (0.5, 0.05, 0.005)],
+    *[_theorem3(form, K) for form in ("printed", "explicit") for K in (10, 100, 1000)],
+    *[_steps(COROLLARY1.id, "corrected", eps, "Corollary 1 (corrected)", s2)
+      for eps in (0.5, 0.05) for s2 in (0.2, 5.0)],
     *[_steps(COROLLARY1.id, "printed", eps, "Corollary 1 (printed)") for eps in (0.5, 0.005)],
     _steps(COROLLARY1_BINARY.id, "printed", 0.005,
            "Corollary 1's binary row (printed; binary criterion, lambda = 1/2, Nstar = N)"),
@@ -227,6 +231,8 @@ BLIND_CHECKS = {
     "philippenko2025.E4": _IN_CODE.format("the printed and corrected Definition-2 ratios"),
     "philippenko2025.F2": "Figure 2: " + _MEASURED_ONLY,
     "philippenko2025.F2_code": "Figure 2 with the authors' ratio: " + _MEASURED_ONLY,
+    **{f"philippenko2025.F2_{m}_d{d}": "Figure 2's ordering (All-for-one against Local over "
+       "paired draws): " + _MEASURED_ONLY for m in ("binary", "continuous") for d in (2, 10)},
     "philippenko2025.P1": "identities (I1)-(I5) between the weights the algorithms compute and "
                           "sums of them (residual to rounding); it evaluates no formula",
     "philippenko2025.P11": "the adaptive plateau against the oracle's exact plateau: "
