@@ -11,12 +11,13 @@ draws for step counts (``random``). A sub-family of the theorems' (one cluster, 
 the true worst case is at least as bad.
 
 * Theorem 1 (corrected), Theorem 2 (constant step, its floor, the horizon-dependent step),
-  Theorem 3 (corrected: the average squared gradient norm) at a constant step;
+  Theorem 3 (all three forms: the average squared gradient norm) at a constant step;
 * Theorem 2 (decreasing step, corrected) at the shifted step C/(mu (t + gamma0));
-* Corollary 1 (corrected and printed) and its binary row (printed): the steps to reach eps
-  at the shifted decreasing step, against the counts;
+* Corollary 1 (corrected and printed), its equal-variance form (printed, where the noise
+  term dominates) and its binary row (both forms): the steps to reach
+  eps at the shifted decreasing step, against the counts (seeded draws, 150 per case);
 * Remark 3's step-ratio bounds: the ratio (sigma_phi/sigma_psi)^2 over similarity ratios
-  and variances (model ``step_ratio`` below).
+  and variances (the ``StepRatio`` models of ``instances.py``).
 
 ``WORST_EXPECTED``: the counterexamples an erratum explains. ``UNSEARCHED``: why no search
 covers a form the checks evaluate. ``MUTANT_NOTES``: why mutants of a form survive the checks
@@ -39,6 +40,7 @@ from pflbounds.papers.philippenko2025.theory.rates import (
 from pflbounds.papers.philippenko2025.theory.sample_complexity import (
     COROLLARY1,
     COROLLARY1_BINARY,
+    COROLLARY1_UNIFORM,
 )
 from pflbounds.papers.philippenko2025.theory.step_ratio import (
     REMARK3_BINARY,
@@ -126,8 +128,12 @@ WORST_CASES = [
     *[_steps(COROLLARY1.id, "corrected", eps, "Corollary 1 (corrected)", s2)
       for eps in (0.5, 0.05) for s2 in (0.2, 5.0)],
     *[_steps(COROLLARY1.id, "printed", eps, "Corollary 1 (printed)") for eps in (0.5, 0.005)],
-    _steps(COROLLARY1_BINARY.id, "printed", 0.005,
-           "Corollary 1's binary row (printed; binary criterion, lambda = 1/2, Nstar = N)"),
+    *[_steps(COROLLARY1_BINARY.id, form, 0.005,
+             f"Corollary 1's binary row ({form}; binary criterion, lambda = 1/2, Nstar = N)")
+      for form in ("printed", "corrected")],
+    _steps(COROLLARY1_UNIFORM.id, "printed", 0.005,
+           "Corollary 1 with equal variances and c = 0 (printed; Nstar = N, psi_min = psi(1) "
+           "= 1)", 5.0),
     SearchCase(REMARK3_BINARY.id, "printed", _RATIO + "BINARY", fixed={"N": 6, "lam": 0.3},
                free={"ratios": Box("N - 1", "lam", 1.0),
                      "variances": Box("N", 0.1, 10.0, "log")},
