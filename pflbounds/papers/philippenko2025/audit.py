@@ -21,10 +21,8 @@ the true worst case is at least as bad.
 
 ``WORST_EXPECTED``: the counterexamples an erratum explains. ``UNSEARCHED``: why no search
 covers a form the checks evaluate. ``MUTANT_NOTES``: why mutants of a form survive the checks
-when no search reaches them (quick grids, seed 2025), keyed by ``result:form``. The exact
-engine gives E[eps_T] without sampling error, so a survivor is a bound that holds by more than
-the mutant's factor on every instance the checks build. ``BLIND_CHECKS``: the checks whose
-verdict no planted wrong formula changes, each with the reason.
+when no search reaches them (none left). ``BLIND_CHECKS``: the checks whose verdict no planted
+wrong formula changes, each with the reason.
 """
 
 from pflbounds.papers.philippenko2025.theory.descent import LEMMA1, S2, THEOREM1
@@ -41,6 +39,7 @@ from pflbounds.papers.philippenko2025.theory.sample_complexity import (
     COROLLARY1,
     COROLLARY1_BINARY,
     COROLLARY1_UNIFORM,
+    SECTION4_SUFFICIENT,
 )
 from pflbounds.papers.philippenko2025.theory.step_ratio import (
     REMARK3_BINARY,
@@ -173,6 +172,10 @@ UNSEARCHED = {
     f"{THEOREM2_DECREASING.id}:printed":
         "its conditions C > 1 and C beta <= kappa mu contradict each other (kappa <= 1 and "
         "mu <= beta): no admissible instance exists; E8 evaluates it outside them (erratum).",
+    SECTION4_SUFFICIENT.id:
+        "its worst case is known in closed form: psi(x_ik) <= psi(1) is attained at x_ik = 1 "
+        "(b_ik = 0 for every member of the sufficient cluster), where the bound holds with "
+        "equality; S4_binary and S4_continuous draw such instances and measure ratio 1.",
     LEMMA2.id:
         "an inequality between two variances of the same run (sigma_eff^t <= sigma_suf(eps) "
         "while eps_i^{t-1} >= eps): on one cluster of identical clients both equal "
@@ -182,43 +185,11 @@ UNSEARCHED = {
 }
 """Why no search covers a form that checks evaluate, keyed by ``result:form`` or ``result``."""
 
-MUTANT_NOTES = {
-    f"{COROLLARY1.id}:corrected":
-        "P10's tightest point for the noise term (continuous criterion, sigma^2 = 1000, eps "
-        "= 0.01) holds by a factor 3.0: Theorem 2's constant C^2 beta sigma^2/(2 mu^2 "
-        "(C - 1)) is (2C - 1)/(C - 1) = 3 times the exact asymptote C^2 sigma^2/(2 a n "
-        "(2C - 1)) at C = 2 (P9_asymptote), and more than 2 times it for every C: a count "
-        "with half that constant (1/2 -> 1/4, C - 1 -> C, or the whole count halved) is "
-        "never below an exact run (1.5 here). Dropping the 1 of eps0 (gamma0 + 1) lowers "
-        "the eps0 term by 1/(gamma0 + 1), 2.5% at gamma0 = 39, inside P10's factor 5 where "
-        "that term binds. E10 reads the printed side.",
-    f"{THEOREM1.id}:corrected":
-        "P5 (exact) holds by 1.67 where its bias term binds, and halving the variance term "
-        "S_eff beta eta^2/2 leaves 1.60; P3 compares E[bound - eps^T] >= 0 per replica, "
-        "whose margin halves (0.74 to 0.37) but stays positive.",
-    f"{THEOREM2_CONSTANT.id}:printed":
-        "P4_bound holds by 1.11 where the bias term (1 - eta mu)^T eps0 binds (early T); "
-        "on its plateau the variance term beta eta sigma_suf^2/(2 mu) holds with more room, "
-        "so halving it leaves the margin at 1.11.",
-    f"{THEOREM2_DECREASING.id}:corrected":
-        "P9's tight point (continuous criterion, gamma0 = 39) holds by 1.08 at T = 1 in the "
-        "eps0 term (gamma0 + 1) eps0/(T + gamma0 + 1); dropping the 1 (gamma0 eps0) lowers "
-        "it by 1/(gamma0 + 1) = 2.5%, leaving 1.05.",
-    f"{THEOREM2_HORIZON.id}:corrected":
-        "P9_horizon holds by 4.12 on its quick point (binary criterion: sigma_suf^2 = "
-        "sigma^2/(n lambda) is twice the cluster's variance) and by 2.15 on the full grid's "
-        "continuous point; halving the bound or its logarithm (x 1/2, /e, 2 -> 1 or 1/5 "
-        "inside it) lowers it by at most 2 (4.12 -> 2.06). A horizon-dependent step tuned to "
-        "the true variance and a continuous point in the quick grid would be needed to "
-        "catch halvings.",
-    f"{THEOREM3.id}:corrected":
-        "P15 holds by 1.56 on its non-convex instance, where the 2 eps0/(T eta) term "
-        "dominates: the variance term beta eta sigma_eff^2 halved or divided by 10 leaves "
-        "1.47 and 1.14.",
-    f"{THEOREM3.id}:printed":
-        "P15_printed holds by 2.24: the printed rate with 2 -> 1 in its constant still "
-        "holds (1.12).",
-}
+MUTANT_NOTES: dict[str, str] = {}
+"""Why mutants of a form survive when no search reaches them, keyed by ``result:form``: none.
+Every stronger mutant that survives the checks is re-run on the worst instance of its form
+(``WORST_CASES``) and is caught or true there, a measured factor that replaces the prose
+(``pflbounds audit mutants --paper philippenko2025`` lists them)."""
 
 _MEASURED_ONLY = ("compares measured quantities with each other (methods or weights run on the "
                   "same instance, or an exact curve computed in the check); it evaluates no "

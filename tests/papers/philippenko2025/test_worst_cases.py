@@ -108,3 +108,27 @@ def test_the_expected_counterexample_and_the_reasons_name_real_forms():
                 *declared("philippenko2025", "UNSEARCHED", {})]:
         rid, _, form = key.partition(":")
         assert not form or form in catalog.get(rid).forms, key
+
+
+@pytest.mark.slow
+def test_the_audits_account_for_90_percent_of_the_stronger_mutants(tmp_path, capsys):
+    """The mutation audit, the tightness audit, and the mutation audit again on the worst
+    instances: at least 90% of the stronger mutants are caught, refuted, or caught or true
+    at the worst instance, and the only counterexample is the expected one (minutes)."""
+    import json
+
+    from pflbounds.cli import main
+
+    out = str(tmp_path)
+    assert main(["audit", "mutants", "--paper", "philippenko2025", "--out", out,
+                 "--no-worst"]) == 0
+    assert main(["audit", "tightness", "--paper", "philippenko2025", "--out", out,
+                 "--quiet"]) == 0
+    assert main(["audit", "mutants", "--paper", "philippenko2025", "--out", out]) == 0
+    capsys.readouterr()
+    tight = json.loads((tmp_path / "tightness-philippenko2025.json").read_text())
+    assert {(c["result"], c["form"]) for c in tight["counterexamples"]} == {
+        ("philippenko2025.theorem3", "printed")}
+    assert all(u["why"] for u in tight["uncovered"])
+    w = json.loads((tmp_path / "mutants-philippenko2025.json").read_text())["worst_instances"]
+    assert w["accounted_fraction"] >= 0.9
