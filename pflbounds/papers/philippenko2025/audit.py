@@ -21,8 +21,9 @@ the true worst case is at least as bad.
 
 ``WORST_EXPECTED``: the counterexamples an erratum explains. ``UNSEARCHED``: why no search
 covers a form the checks evaluate. ``MUTANT_NOTES``: why mutants of a form survive the checks
-when no search reaches them (none left). ``BLIND_CHECKS``: the checks whose verdict no planted
-wrong formula changes, each with the reason.
+when no search reaches them (only forms the checks name without evaluating them).
+``BLIND_CHECKS``: the checks whose verdict no planted wrong formula changes, each with the
+reason.
 """
 
 from pflbounds.papers.philippenko2025.theory.descent import LEMMA1, S2, THEOREM1
@@ -45,6 +46,7 @@ from pflbounds.papers.philippenko2025.theory.step_ratio import (
     REMARK3_BINARY,
     REMARK3_CONTINUOUS,
 )
+from pflbounds.papers.philippenko2025.theory.sufficient_cluster import DEFINITION2_RATIO
 from pflbounds.symbolic.evaluate import evaluate
 from pflbounds.tightness import Box, Search, SearchCase, Simplex, Sphere, spectrum
 
@@ -185,11 +187,22 @@ UNSEARCHED = {
 }
 """Why no search covers a form that checks evaluate, keyed by ``result:form`` or ``result``."""
 
-MUTANT_NOTES: dict[str, str] = {}
-"""Why mutants of a form survive when no search reaches them, keyed by ``result:form``: none.
-Every stronger mutant that survives the checks is re-run on the worst instance of its form
-(``WORST_CASES``) and is caught or true there, a measured factor that replaces the prose
-(``pflbounds audit mutants --paper philippenko2025`` lists them)."""
+MUTANT_NOTES = {
+    f"{DEFINITION2_RATIO.id}:printed":
+        "named by E4 but never evaluated from the catalog: E4 computes the printed x_ik "
+        "(b_ik unsquared) with the paper's input code, so no mutant of this form reaches a "
+        "check; the form fails its dimension check (erratum 4).",
+    f"{THEOREM2_FLOOR.id}:printed":
+        "named by P12 and P12_adaptive, which compare FedAvg's exact excess and the adaptive "
+        "run with FedAvg's floor computed from the optima, not with this form: no mutant of "
+        "it reaches a check. Its worst case is searched (WORST_CASES), and every stronger "
+        "survivor elsewhere is measured there.",
+}
+"""Why mutants of a form survive the checks when no search reaches them, keyed by
+``result:form``: only the forms the checks name without evaluating them. Every stronger mutant
+that survives the checks is re-run on the worst instance of its form (``WORST_CASES``) and is
+caught or true there, a measured factor that replaces the prose (``pflbounds audit mutants
+--paper philippenko2025`` lists them)."""
 
 _MEASURED_ONLY = ("compares measured quantities with each other (methods or weights run on the "
                   "same instance, or an exact curve computed in the check); it evaluates no "
