@@ -153,9 +153,9 @@ WORST_CASES = [
 
 WORST_EXPECTED = {
     f"{THEOREM3.id}:printed":
-        "erratum 16: the printed bound needs the step's min to take its first term (T >= "
-        "2 eps0 beta/(sigma_suf^2 kappa^2)); at T = 10 the step is kappa/beta and the exact "
-        "average squared gradient norm exceeds it (check E16)",
+        "erratum 16: the printed bound holds only where the step's minimum takes its first "
+        "term (long horizons); at T = 10 the step is the cap kappa/beta and the exact "
+        "average squared gradient norm exceeds the printed bound (check E16)",
 }
 """Counterexamples an erratum explains, keyed by ``result:form``."""
 

@@ -138,7 +138,7 @@ CHECKS = [
     Check(
         "philippenko2025.E16", "Erratum: Theorem 3 as printed fails at short horizons",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_e16,
-        grid=({"n": 10, "a": 1.0, "sigma2": 1.0, "e0": 1.0, "Ts": (2, 5, 10, 20, 40)},),
+        grid=({"n": 10, "a": 1.0, "sigma2": 1.0, "e0": 1.0, "Ts": [2, 5, 10, 20, 40]},),
         engine="exact", result_id=THEOREM3.id, form="printed",
         xlabel="T", ylabel="(1/T) sum_t E||grad R(theta^(t-1))||^2",
         description="n identical clients on an isotropic quadratic (a = beta, uniform "
