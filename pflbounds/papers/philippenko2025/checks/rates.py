@@ -210,7 +210,7 @@ CHECKS = [
         grid=(dict(_FAR, criterion="binary", lam=0.5, eta=0.1, K=400, what="ratio"),
               dict(_FAR, criterion="continuous", eta=0.1, K=400, what="ratio")),
         quick_grid=(dict(_FAR, criterion="binary", lam=0.5, eta=0.1, K=150, what="ratio"),),
-        engine="mc", replicas=1000, block_size=500, tolerance=0.05,
+        engine="mc", replicas=2000, block_size=500, tolerance=0.05,
         result_id=THEOREM2_CONSTANT.id, form="printed",
         description="Well-separated clusters: the adaptive plateau (client average) divided "
                     "by the oracle All-for-one's exact plateau (uniform weights on the own "
