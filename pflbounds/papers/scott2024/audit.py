@@ -72,3 +72,35 @@ MUTANT_NOTES = {
         "is one part of the bound: halving it or its logarithm makes no draw cross. P10 "
         "evaluates Part II beside the sample term it checks.",
 }
+
+_MEASURED_ONLY = ("compares measured accuracies of methods run on the same draws (a comparison "
+                  "over paired draws); it evaluates no formula of the paper")
+_FIXED = "compares a fitted slope with the exponent {} fixed in the check; it evaluates no formula"
+
+BLIND_CHECKS = {
+    **{f"scott2024.{c}": _MEASURED_ONLY
+       for c in ("fig4", "floats", "table1", "table1_n900", "table2", "table6", "table7",
+                 "table8", "table9")},
+    "scott2024.P13": "the Spearman correlation after training against its value at "
+                     "initialisation, both measured; it evaluates no formula",
+    "scott2024.P2": _FIXED.format("-1/2 (the average squared gradient norm against T)"),
+    "scott2024.P15_minibatch": _FIXED.format("in [-1, 0] (the average against k)"),
+    "scott2024.P15_fullbatch": _FIXED.format("in [-1/4, 1/4] (the average against k)"),
+    "scott2024.P8_planted": "a control: its verdict compares er with emp alone on a planted "
+                            "claim (expected VIOLATED); the forms it evaluates are drawn "
+                            "beside it",
+    "scott2024.E_dimension": "reads the units of the forms (dimension check) and the scaling "
+                             "of the KL under eta -> s eta: the planted formulas change "
+                             "constants and exponents of the same units, and the KL's "
+                             "scaling is a ratio at two points that a constant factor "
+                             "leaves unchanged",
+    "scott2024.E_P2_gamma": "compares the symbolic expressions of Gamma, lambda* and "
+                            "Gamma(lambda*) with each other (substitution and stationarity) "
+                            "and with sqrt((K + 1)/(2mn)); planted formulas enter evaluations, "
+                            "not the expressions it reads",
+    "scott2024.P8_quick": "counts the draws where er exceeds Theorem 3.2's bound at delta = "
+                          "0.3 (none of 30): the bound stays above er on every draw when a "
+                          "planted formula halves or drops one of its terms",
+}
+"""Checks no planted wrong formula can change, with why (checked by the planted-formula test
+of scott2024, :mod:`pflbounds.audit.planted`)."""

@@ -222,9 +222,11 @@ CHECKS = [
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_lemma_c5,
         grid=({"b2sq": 9.0, "beta": 0.01},), engine="exact", result_id=LEMMA_C5.id,
         form="printed", ylabel="E||eta_{t+1} - eta_t||^2",
-        description="One round from the optimum, beta = 0.01, sigma_1 = 1, b2^2 = 9: "
-                    "E||eta_1 - eta_0||^2 = 9 beta^2 against the printed 4 beta^2 + 1944 "
-                    "beta^4 (violated, ratio 2.15); with b2^2 on the sigma_1^2 term it holds."),
+        description="One round from the optimum, beta = 0.01, sigma_1 = 1, b2^2 = 9: the "
+                    "exact E||eta_1 - eta_0||^2 (b2^2 beta^2 sigma_1^2: the noise passes "
+                    "through the Jacobian) against the printed 4 beta^2 + 1944 beta^4 (claimed "
+                    "violated) and against the form with b2^2 on the sigma_1^2 term (claimed "
+                    "to hold)."),
     Check(
         "scott2024.E_C1_lemmaC4", "Lemma C.4 with Algorithm 2's regularizer step",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_lemma_c4_alg2, grid=_C4_GRID,
