@@ -13,10 +13,30 @@ alone (the forms it evaluates are drawn beside it): no mutant can move it, at a 
 ``result:form`` (or ``result``).
 """
 
-from pflbounds.papers.scott2024.theory.communication_costs import COMMUNICATION
+from collections.abc import Mapping
+
+import numpy as np
+
+from pflbounds.exact.linear_hypernetwork import LinearHypernetworkSGD
+from pflbounds.papers.scott2024.theory.communication_costs import (
+    COMMUNICATION,
+)
 from pflbounds.papers.scott2024.theory.convergence import THEOREM3_1
-from pflbounds.papers.scott2024.theory.lemmas import LEMMA_C2_45, LEMMA_C4, LEMMA_C5
-from pflbounds.papers.scott2024.theory.pac_bayes import THEOREM_B1_PART1, THEOREM_B1_PART2
+from pflbounds.papers.scott2024.theory.generalization import THEOREM3_2
+from pflbounds.papers.scott2024.theory.lemmas import (
+    LEMMA_C2,
+    LEMMA_C2_45,
+    LEMMA_C3,
+    LEMMA_C4,
+    LEMMA_C5,
+)
+from pflbounds.papers.scott2024.theory.pac_bayes import (
+    GAMMA_STAR,
+    THEOREM_B1_PART1,
+    THEOREM_B1_PART2,
+)
+from pflbounds.tightness import Box, Search, SearchCase, Sphere
+from pflbounds.tightness.models import InstanceError, Measurement, Model, integer, within
 
 AUDIT_CHECKS = [
     "scott2024.E_C5_lemmaC5", "scott2024.E_C4_theorem3_1_main",
@@ -104,3 +124,197 @@ BLIND_CHECKS = {
 }
 """Checks no planted wrong formula can change, with why (checked by the planted-formula test
 of scott2024, :mod:`pflbounds.audit.planted`)."""
+
+
+# ------------------------------------------------------------------ worst-case searches
+class PopulationD(Model):
+    """Population D (the exact checks of Theorem 3.1 and Lemma C.5): identical clients with a
+    scalar Huber loss inside its quadratic zone (b1 = L1 = 1), a linear hypernetwork theta =
+    eta . v with |v|^2 = ``v2`` <= b2^2 (the Jacobian's norm), full-data descriptors (gamma_G
+    = sigma_2 = sigma_3 = 0), local SGD noise of variance ``s2`` <= sigma_1^2, the proof's
+    round (:class:`~pflbounds.exact.linear_hypernetwork.LinearHypernetworkSGD`, lam = 0), from
+    an iterate whose error e0 = eta_0 . v - theta* has F(eta_0) - F_* = e0^2/2 <= Delta0, |e0|
+    <= 1 (the quadratic zone) and ||grad F(eta_0)||^2 = v2 e0^2 <= G2. Measures (exact):
+    ``average``, (1/T) sum_{t=1}^T E||grad F(eta_t)||^2 (Theorem 3.1); ``step``, one round's
+    E||eta_1 - eta_0||^2 (Lemma C.5). Derived: L = b2^2 L1 (Lemma C.1 with L2 = L3 = 0)."""
+
+    name = "scott2024_population_d"
+    kind = "exact"
+    constants = ("b2", "L1", "sigma1_2", "Delta0", "G2", "T", "beta", "c", "k")
+    parameters = ("v2", "e0", "s2")
+    measures = ("average", "step")
+    description = ("PeFLL-train's proof round on identical clients with a Huber loss in its "
+                   "quadratic zone and a linear hypernetwork (population D): |v|^2 <= b2^2, "
+                   "noise <= sigma_1^2, F(eta_0) - F_* <= Delta0; measured exactly")
+
+    def derived(self, c: Mapping[str, float]) -> dict[str, float]:
+        return {"L": float(c["b2"]) ** 2 * float(c["L1"])}
+
+    def default(self, c: Mapping[str, float]) -> dict[str, np.ndarray]:
+        return {"v2": np.array([float(c["b2"]) ** 2]), "e0": np.array([0.0]),
+                "s2": np.array([float(c["sigma1_2"])])}
+
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
+        integer(c, "c")
+        integer(c, "k")
+        integer(c, "T")
+        within("L1", float(c["L1"]), 1.0, 1.0, "the Huber loss has L1 = 1")
+        v2, e0, s2 = (float(np.asarray(inst[k]).ravel()[0]) for k in self.parameters)
+        within("|v|^2", v2, 0.0, float(c["b2"]) ** 2, "the Jacobian's norm is at most b2")
+        within("s2", s2, 0.0, float(c["sigma1_2"]), "the local noise is at most sigma_1^2")
+        within("e0^2/2", e0 * e0 / 2, 0.0, float(c["Delta0"]), "F(eta_0) - F_* <= Delta0")
+        within("|e0|", abs(e0), 0.0, 1.0, "the start lies in the Huber loss's quadratic zone")
+        within("||grad F(eta_0)||^2", v2 * e0 * e0, 0.0, float(c["G2"]),
+               "the gradient at the start is at most G2")
+
+    def measure(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], measure: str,
+                *, seed: int = 0, replicas: int = 0, stream: int = 0) -> Measurement:
+        v2, e0, s2 = (float(np.asarray(inst[k]).ravel()[0]) for k in self.parameters)
+        if v2 <= 0:
+            return Measurement(0.0)
+        model = LinearHypernetworkSGD(v=(float(np.sqrt(v2)),), beta=float(c["beta"]),
+                                      k=int(c["k"]), c=int(c["c"]), s2=s2)
+        if measure == "average":
+            return Measurement(model.average_sq_grad(e0, int(c["T"]), start=1))
+        if measure == "step":
+            return Measurement(model.one_round(np.array([e0 / np.sqrt(v2)]))["step_sq"])
+        raise InstanceError(f"measure {measure!r}: expected one of {self.measures}")
+
+
+class ClientSampling(Model):
+    """Lemma C.2: n independent random vectors a_i with E||a_i - E a_i||^2 = ``traces``_i
+    (summing to Vsum) and means ``means``_i of norm a_max, C a uniform c-subset. Measures
+    (exact, over all subsets in closed form): ``centred`` E||sum_{i in C} (a_i - E a_i)||^2 =
+    (c/n) sum_i tr_i; ``uncentred`` E||sum_{i in C} a_i||^2 = that + (c/n) sum_i ||m_i||^2 +
+    c(c - 1)/(n(n - 1)) sum_{i != j} m_i . m_j."""
+
+    name = "scott2024_client_sampling"
+    kind = "exact"
+    constants = ("n", "c", "d", "Vsum", "a_max")
+    parameters = ("traces", "means")
+    measures = ("centred", "uncentred")
+    description = ("a uniform c-subset of n independent vectors with total variance Vsum and "
+                   "means of norm a_max; measured exactly over all subsets")
+
+    def default(self, c: Mapping[str, float]) -> dict[str, np.ndarray]:
+        n, d = integer(c, "n"), integer(c, "d")
+        means = np.zeros((n, d))
+        means[:, 0] = float(c["a_max"])
+        return {"traces": np.full(n, float(c["Vsum"]) / n), "means": means}
+
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
+        n = integer(c, "n")
+        within("c", float(integer(c, "c")), 1.0, float(n), "the subset size is in [1, n]")
+        t = np.asarray(inst["traces"], dtype=float)
+        if t.shape != (n,) or np.any(t < 0):
+            raise InstanceError(f"traces must be {n} values >= 0")
+        within("sum of traces", float(t.sum()), 0.0, float(c["Vsum"]), "at most Vsum")
+        norms = np.linalg.norm(np.asarray(inst["means"], dtype=float), axis=1)
+        within("max ||E a_i||", float(norms.max()), 0.0, float(c["a_max"]), "at most a_max")
+
+    def measure(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], measure: str,
+                *, seed: int = 0, replicas: int = 0, stream: int = 0) -> Measurement:
+        n, k = integer(c, "n"), integer(c, "c")
+        centred = k / n * float(np.sum(inst["traces"]))
+        if measure == "centred":
+            return Measurement(centred)
+        m = np.asarray(inst["means"], dtype=float)
+        s = m.sum(axis=0)
+        own = float(np.einsum("ij,ij->", m, m))
+        cross = float(s @ s) - own
+        pair = k * (k - 1) / (n * (n - 1)) if n > 1 else 0.0
+        return Measurement(centred + k / n * own + pair * cross)
+
+
+POPULATION_D = PopulationD()
+CLIENT_SAMPLING = ClientSampling()
+_D_MODEL = "pflbounds.papers.scott2024.audit:POPULATION_D"
+_CS_MODEL = "pflbounds.papers.scott2024.audit:CLIENT_SAMPLING"
+_D = {"L1": 1.0, "b1": 1.0, "gammaG2": 0.0, "sigma2_2": 0.0, "sigma3_2": 0.0, "c": 1, "k": 1,
+      "b": 1, "sigma1_2": 1.0, "Delta0": 0.5}
+"""Population D's constants (the checks' POINT_D, from a start with F(eta_0) - F_* <= 1/2)."""
+_D_FREE = {"v2": Box(1, 0.0, "b2*b2"), "e0": Box(1, -1.0, 1.0), "s2": Box(1, 0.0, "sigma1_2")}
+_OPT = Search(mode="optimize", seed=0, starts=4, budget=400)
+
+
+def _theorem(form: str, b2: float, T: int) -> SearchCase:
+    return SearchCase(
+        THEOREM3_1.id, form, _D_MODEL, measure="average",
+        fixed={**_D, "b2": b2, "T": T, "beta": 2 / np.sqrt(T), "G2": b2 * b2},
+        free=_D_FREE, search=_OPT,
+        title=f"Theorem 3.1 ({form}) on population D, b2^2 = {b2 * b2:g}, T = {T:g}, beta = "
+              "2/sqrt(T) (identical clients, Huber loss in its quadratic zone, linear "
+              "hypernetwork; |v|^2, the start and the noise searched)")
+
+
+def _lemma_c5(form: str, b2: float, beta: float, G2: float) -> SearchCase:
+    return SearchCase(
+        LEMMA_C5.id, form, _D_MODEL, measure="step",
+        fixed={**_D, "b2": b2, "T": 1, "beta": beta, "G2": G2},
+        free={**_D_FREE, "e0": Box(1, -min(1.0, np.sqrt(G2) / b2), min(1.0, np.sqrt(G2) / b2))},
+        search=_OPT,
+        title=f"Lemma C.5 ({form}) on population D: one round from an iterate with "
+              f"||grad F||^2 <= G2 = {G2:g}, b2^2 = {b2 * b2:g}, beta = {beta:g}")
+
+
+def _sampling(result: str, measure: str, n: int, c: int) -> SearchCase:
+    return SearchCase(
+        result, "printed", _CS_MODEL, measure=measure,
+        fixed={"n": n, "c": c, "d": 3, "Vsum": 2.0, "a_max": 1.0},
+        free={"traces": Box("n", 0.0, "Vsum/n"), "means": Sphere("d", "a_max", count="n")},
+        search=Search(mode="optimize", seed=0, starts=4, budget=600),
+        title=f"Lemma C.2 ({'(44)' if measure == 'centred' else '(45), uncentred'}) on {n} "
+              f"independent vectors, uniform {c}-subsets (variances and means searched)")
+
+
+WORST_CASES = [
+    *[_theorem(f, 3.0, 2_000_000) for f in ("printed", "appendix", "proof", "rederived",
+                                              "explicit", "corrected")],
+    *[_theorem(f, 4.0, 4_000_000) for f in ("explicit", "corrected")],
+    *[_lemma_c5(f, 3.0, 0.01, G2) for f in ("printed", "corrected") for G2 in (0.0, 1.0)],
+    *[_sampling(r, m, n, c) for r, m in ((LEMMA_C2.id, "centred"),
+                                        (LEMMA_C2_45.id, "uncentred"))
+      for n, c in ((8, 3), (10, 5))],
+]
+
+WORST_EXPECTED = {
+    f"{THEOREM3_1.id}:printed": "erratum4: the main text's sigma/gamma term is half the "
+                                "proof's (113)-(114) at the theorem's beta",
+    f"{THEOREM3_1.id}:appendix": "erratum4: the appendix restatement (97)-(98) as well",
+    f"{THEOREM3_1.id}:proof": "erratum4: the proof's last line (115)-(116) as well",
+    f"{THEOREM3_1.id}:explicit": "erratum5: without b2^2 on sigma_1^2 the general-beta bound "
+                                 "fails for b2 > 1 (b2^2 = 16)",
+    f"{LEMMA_C5.id}:printed": "erratum5: the noise reaches eta through the Jacobian (b2^2 on "
+                              "sigma_1^2)",
+}
+"""Counterexamples an erratum explains, keyed by ``result:form``."""
+
+_EXPERIMENT = ("an experiment's claim against another method's measured risk (er_ref is "
+               "measured): there is no bound to search; the comparison check decides it over "
+               "paired draws")
+_GENERATED = ("a PAC-Bayes bound on population B: every instance needs fresh draws of "
+              "hundreds of clients and a future risk from 20000 fresh clients (a minute per "
+              "instance); the checks count violating draws over 30-300 draws instead")
+
+UNSEARCHED = {
+    **{f"scott2024.{e}": _EXPERIMENT for e in ("table1", "table2", "table6", "table7",
+                                              "table8", "table9", "floats", "fig4")},
+    "scott2024.fig3": "an experiment's claim against a measured value (the descriptors' "
+                      "Spearman correlation at initialisation): there is no bound to search",
+    THEOREM3_2.id: _GENERATED,
+    THEOREM_B1_PART1.id: _GENERATED,
+    THEOREM_B1_PART2.id: _GENERATED,
+    GAMMA_STAR.id: "a deterministic constant of the bound (Gamma at lambda*), no instance: "
+                   "E_P2_gamma checks its algebra and its bound for every K on a grid",
+    COMMUNICATION.id: "an exact count of floats per round, no instance: P14 reads it at the "
+                      "paper's networks",
+    LEMMA_C3.id: "a bound on the local iterates' drift measured on population A's networks "
+                 "(P5, JAX training per instance); population D has one local step (k = 1) in "
+                 "its exact model, where the bound is not the binding one",
+    LEMMA_C4.id: "a bound on a signed inner product <grad F, E eta_{t+1} - eta_t> (negative "
+                 "near the optimum): a ratio measured/bound does not order instances; its "
+                 "checks compare the difference on population D",
+}
+"""Why no search covers a form that checks evaluate, keyed by ``result:form`` or ``result``."""

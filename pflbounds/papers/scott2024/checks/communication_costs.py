@@ -9,11 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.checking import Check, CheckKind, Verdict, bound, requiring
+from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.theory.communication_costs import (
     COMMUNICATION,
     COMMUNICATION_FEDAVG,
 )
+
+jax = lazy_module("jax", "scott2024's networks")
+pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
+models = lazy_module("pflbounds.algorithms.client_models", "scott2024's networks")
 
 
 def lenet_size(in_channels: int, outputs: int) -> int:
@@ -57,3 +62,33 @@ CHECKS = [
                     "'about 2x' when it lies within 25% of 2 (with the linear label embedding "
                     "the paper uses for CIFAR100 it would be close to 1)."),
 ]
+
+def simulate_fedavg(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """FedAvg's round as the training code runs it (the ``"fedavg"`` architecture of
+    :mod:`pflbounds.algorithms.pefll`, softmax client models on p features and C classes):
+    each of the c sampled clients receives the model theta the architecture gives it and
+    sends back Delta theta of the same size, so the round exchanges 2 c size(theta) floats;
+    against App. A.3's 2 c |theta| with |theta| = (p + 1) C, the weights and biases of a
+    softmax model. Residual: the difference."""
+    P, C, c, n = int(p["p"]), int(p["classes"]), int(p["per_round"]), int(p["clients"])
+    arch = pefll.Architecture("fedavg", models.Softmax(P, C))
+    eta = arch.init(jax.random.key(0), n)
+    sent = int(np.asarray(arch.theta(eta, None, 0)).size)
+    measured = 2 * c * sent
+    printed = float(bound(COMMUNICATION_FEDAVG, "printed", c=c, dtheta=(P + 1) * C))
+    return {"residual": np.asarray(abs(measured - printed)), "measured": np.asarray(measured),
+            "printed": np.asarray(printed)}
+
+
+CHECKS += requiring(("jax",), [
+    Check(
+        "scott2024.P14_fedavg", "Communication per round: FedAvg's 2c|theta| against its round",
+        CheckKind.IDENTITY, Verdict.HOLDS, simulate_fedavg,
+        grid=tuple({"p": P, "classes": C, "clients": 90, "per_round": c}
+                   for P, C in ((10, 5), (3, 10)) for c in (1, 5)),
+        engine="exact", tolerance=0.0, result_id=COMMUNICATION_FEDAVG.id, form="printed",
+        description="The size of the model the training code's FedAvg round hands each "
+                    "client, times 2c (theta down, Delta theta up), against the printed "
+                    "2c |theta| with |theta| the softmax model's (p + 1) C weights and biases, "
+                    "for two models and c in {1, 5}. Residual 0 when they agree."),
+])

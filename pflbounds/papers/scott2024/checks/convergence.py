@@ -199,6 +199,27 @@ def _claim_c7(p: Mapping[str, Any]) -> float:
     return bad
 
 
+def simulate_t_min(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """theorem3_1_T_min is the smallest T from which beta = 2 sqrt(c)/(k sqrt(T)) meets the
+    step conditions of its form (those of theorem3_1 [explicit] for the explicit T_min, of
+    [corrected] for the corrected one): every condition holds at T = ceil(T_min) and one
+    fails at the integer just below T_min. Residual: the number of such claims that fail."""
+    kw = {n: p[n] for n in ("L", "L1", "b2", "k", "c")}
+
+    def ok(form: str, T: int) -> bool:
+        beta = float(bound(THEOREM3_1_STEP, "printed", c=p["c"], k=p["k"], T=T))
+        return conditions_hold(THEOREM3_1, form, **kw, beta=beta, T=T, Delta0=1.0, b1=1.0,
+                               b=1, sigma1_2=1.0, sigma2_2=0.0, sigma3_2=0.0, gammaG2=1.0)
+
+    bad, mins = 0.0, []
+    for form in ("explicit", "corrected"):
+        t_min = float(bound(THEOREM3_1_T_MIN, form, **kw))
+        below = int(np.ceil(t_min)) - 1
+        bad += float(not ok(form, int(np.ceil(t_min)))) + float(ok(form, below))
+        mins.append(t_min)
+    return {"residual": np.asarray(bad), "T_min": np.array(mins)}
+
+
 def _claim_c5e() -> float:
     """C5 carried into condition (e): with Lemma C.5's b2^2 on sigma_1^2, the sigma_1^2
     coefficient of Lemma C.4 + (L/2) Lemma C.5 (the descent (101)-(106)) stays below the
@@ -402,6 +423,16 @@ CHECKS = [
                     "points (erratum5 into erratum7); the explicit and corrected forms' step "
                     "conditions hold at their T_min and fail at 0.98 T_min (erratum7)."),
 ]
+
+CHECKS.append(Check(
+    "scott2024.E_T_min", "Theorem 3.1's T_min: the smallest T meeting the step conditions",
+    CheckKind.IDENTITY, Verdict.HOLDS, simulate_t_min, grid=tuple(
+        {k: v for k, v in q.items() if k != "claim"} for q in _C7), engine="symbolic",
+    tolerance=0.0, result_id=THEOREM3_1_T_MIN.id, form="corrected",
+    description="At three points (L, L1, b2, k, c), for the explicit and the corrected T_min: "
+                "beta = 2 sqrt(c)/(k sqrt(T)) meets every step condition of the form at T = "
+                "ceil(T_min) and fails one at the integer below T_min (where (b) or (e) sets "
+                "it). Residual 0 when all hold."))
 
 CHECKS += requiring(("jax",), [
     Check(

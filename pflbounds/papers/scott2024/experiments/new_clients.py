@@ -183,7 +183,6 @@ def _pick_fig4(out: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> np.ndarra
     return acc[:, [FIG4_METHODS.index("PeFLL"), FIG4_METHODS.index("Local")]]
 
 
-_PILOT = "the earlier three-seed check at base seed 1 (a pilot; other streams than these)"
 
 CHECKS = requiring(("jax",), [
     comparison_check(
@@ -201,16 +200,18 @@ CHECKS = requiring(("jax",), [
         "unseen clients"),
     comparison_check(
         FIG4, "Fig. 4 (synthetic): client extrapolation, PeFLL more accurate than Local at "
-        "every alpha", Verdict.HOLDS, simulate_fig4, _pick_fig4, plot_fig4,
+        "every alpha", Verdict.INCONCLUSIVE, simulate_fig4, _pick_fig4, plot_fig4,
         tuple(dict(POINT_C90, **_F4, alpha_new=a) for a in _F4["alphas"]),
         ("PeFLL", "Local"),
-        DrawPlan(draws=6, effect=3.0, sd=1.0, sd_source="effect: Fig. 4 prints no numbers; "
+        DrawPlan(draws=8, effect=3.0, sd=4.8, sd_source="effect: Fig. 4 prints no numbers; "
                  "the smallest gap read off its curves for CIFAR10 (PeFLL about 3 points "
-                 "above Local at alpha = 0.1); sd: " + _PILOT, budget_draws=8,
+                 "above Local at alpha = 0.1); " + PILOT_SD.format(1.57), budget_draws=8,
                  budget_note="about 20 s per draw on the shared 2 cores; 8 draws in a few "
                  "minutes"),
         "Trained on Dir(0.1) clients; 10 new clients per alpha in {0.1, ..., 1.0}: PeFLL's "
         "accuracy on the new clients of each alpha against Local's, paired per draw (ten "
-        "comparisons). The stronger reading, PeFLL at alpha = 1 above every method at "
+        "comparisons). At small alpha the new clients hold few classes and Local is close to "
+        "PeFLL in the pilot: ten comparisons at this budget are not expected to all separate "
+        "(INCONCLUSIVE). The stronger reading, PeFLL at alpha = 1 above every method at "
         "smaller alpha, is shown in the figure, not claimed.", "alpha of the new clients"),
 ])
