@@ -471,8 +471,8 @@ CHECKS = requiring(("jax",), [
         "in {0, 1e-3}, seen-client accuracy paired per draw; the table shows Theorem 3.2's "
         "bound (corrected form, the first draw) beside each cell. The largest row is 5e-2, "
         "not the paper's 0.5: at 0.5 every run of the earlier version of this check and of "
-        "its pilot diverged (the pull of 2 lambda_theta theta on the hypernetwork through J^T is too "
-        "strong for the server step 0.3).", "lambda_h = lambda_v"),
+        "its pilot diverged (the pull of 2 lambda_theta theta on the hypernetwork through "
+        "J^T is too strong for the server step 0.3).", "lambda_h = lambda_v"),
     comparison_check(
         TABLE9, "Table 9 (synthetic): the MLP embedding more accurate than the linear one",
         Verdict.INCONCLUSIVE, simulate_table9, _pick_table9, plot_table9, _SEEN_UNSEEN,

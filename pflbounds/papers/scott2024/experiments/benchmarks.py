@@ -196,6 +196,6 @@ CHECKS = requiring(("jax",), [
         "5 training points each (4500 in all), 45 clients per round, descriptors from all 5 "
         "points; PeFLL's accuracy against FedAvg's, paired per draw, seen and unseen. "
         "Expected VIOLATED: with 5 points per client FedAvg's single model beats PeFLL in the "
-        "pilot, on seen clients by more than the draws' spread, where the paper's CIFAR runs keep PeFLL ahead at "
-        "1000 clients.", "seen / unseen clients at n = 900", suffix="_n900"),
+        "pilot, on seen clients by more than the draws' spread, where the paper's CIFAR runs "
+        "keep PeFLL ahead at 1000 clients.", "seen / unseen clients at n = 900", suffix="_n900"),
 ])
