@@ -1,16 +1,39 @@
-"""What the audits need to know about scott2024 (read by :mod:`pflbounds.audit`).
+"""What the audits need to know about scott2024 (read by :mod:`pflbounds.audit` and
+:mod:`pflbounds.tightness`).
 
 ``AUDIT_CHECKS``: the mutation audit runs the theory checks of the quick suite (population D,
-the proof algebra, the dimension check, Gamma(lambda*), the Gaussian KL, Lemma C.2, P10, P14
-and P8 on population B at delta = 0.3). The training checks (P1, P2, P4, P5, P6_C4, P6_C5,
-P13, table1 and the other experiments) are left out: each needs a JAX compilation of 20-60 s
-on the shared machine, once per mutant, and they are not in the quick suite either. So are
-the full-size runs of population B (P8, P9_part1, P9_part2, P11: 300 draws each, P8_quick is
-their quick version) and the planted claim P8_planted, whose verdict compares er with emp
-alone (the forms it evaluates are drawn beside it): no mutant can move it, at a minute a run.
+the proof algebra, T_min, the dimension check, Gamma(lambda*), the Gaussian KL, Lemma C.2 (44)
+and (45), P10, P14 and P8 on population B at delta = 0.3) and P14_rounds (the communication
+counts against the training code's rounds, a few seconds). The training checks (P1, P2, P4,
+P5, P6_C4, P6_C5, P13 and the experiments' comparisons) are left out: each needs a JAX
+compilation of 20-60 s on the shared machine, once per mutant, and they are not in the quick
+suite either. So are the full-size runs of population B (P8, P9_part1, P9_part2, P11: 300
+draws each, P8_quick is their quick version) and the planted claim P8_planted, whose verdict
+compares er with emp alone (the forms it evaluates are drawn beside it).
 
-``MUTANT_NOTES``: why mutants of a form survive the audited checks, keyed by
-``result:form`` (or ``result``).
+``WORST_CASES``: the worst-case searches of the bound forms the checks evaluate:
+
+* Theorem 3.1 (every form) and Lemma C.5 on population D (:class:`PopulationD`: identical
+  clients, a Huber loss inside its quadratic zone, a linear hypernetwork; exact moments by the
+  linear-Gaussian propagator), searched by L-BFGS-B over the Jacobian's norm |v|^2 <= b2^2,
+  the start (F(eta_0) - F_* <= Delta0, ||grad F(eta_0)||^2 <= G2) and the noise <= sigma_1^2;
+  at c = k = 1 (the checks' points) and at c = k = 2 with gamma_G^2, sigma_2^2, sigma_3^2 in
+  the bound with room (a sub-family: the clients are identical).
+* Lemma C.2 (44) and (45) over independent vectors and uniform c-subsets
+  (:class:`ClientSampling`, exact over all subsets): (44) is an equality, (45) is attained by
+  equal means of norm a_max.
+* Theorem B.1's Parts I and II at a data-free posterior (Q = P, every KL 0 while the bound's
+  KL constants hold with room) on losses in {0, 1} (:class:`BernoulliGap`): the exact
+  (1 - delta/2)-quantile of the gap, the value a bound holding with probability 1 - delta/2
+  must exceed, searched over the losses' probability by 300 seeded draws.
+
+``WORST_EXPECTED``: the counterexamples an erratum explains (erratum4, erratum5).
+``UNSEARCHED``: why no search covers a form the checks evaluate.
+
+``MUTANT_NOTES``: why mutants of a form survive the audited checks when no search reaches them,
+keyed by ``result:form`` (or ``result``).
+
+``BLIND_CHECKS``: the checks whose verdict no planted wrong formula changes, with the reason.
 """
 
 from collections.abc import Mapping
@@ -20,8 +43,9 @@ import numpy as np
 from pflbounds.exact.linear_hypernetwork import LinearHypernetworkSGD
 from pflbounds.papers.scott2024.theory.communication_costs import (
     COMMUNICATION,
+    COMMUNICATION_FEDAVG,
 )
-from pflbounds.papers.scott2024.theory.convergence import THEOREM3_1
+from pflbounds.papers.scott2024.theory.convergence import THEOREM3_1, THEOREM3_1_T_MIN
 from pflbounds.papers.scott2024.theory.generalization import THEOREM3_2
 from pflbounds.papers.scott2024.theory.lemmas import (
     LEMMA_C2,
@@ -44,7 +68,8 @@ AUDIT_CHECKS = [
     "scott2024.E_C5_theorem3_1", "scott2024.E_C1_lemmaC4", "scott2024.P6_lemmaC4_proof_step",
     "scott2024.E_algebra", "scott2024.E_dimension", "scott2024.E_P2_gamma",
     "scott2024.E_P3_kl", "scott2024.P3_kl_mc", "scott2024.P7_lemmaC2", "scott2024.P10",
-    "scott2024.P14", "scott2024.P8_quick",
+    "scott2024.P14", "scott2024.P8_quick", "scott2024.P7_lemmaC2_45", "scott2024.E_T_min",
+    "scott2024.P14_rounds",
 ]
 
 MUTANT_NOTES = {
@@ -228,7 +253,43 @@ class ClientSampling(Model):
         return Measurement(centred + k / n * own + pair * cross)
 
 
+class BernoulliGap(Model):
+    """Theorem B.1's parts at a data-free posterior (Q = P, Q_i = P: every KL is 0, the
+    bound's KL constants hold with room): losses in {0, M} with probability ``p`` of M, so
+    that the gap between an expected loss and the mean of N independent losses is M (p -
+    K/N), K ~ Binomial(N, p): N = m n samples for Part I (er~ - er^), N = n clients for Part
+    II (er - er~). Measure (exact): ``quantile``, its (1 - delta/2)-quantile, the value a
+    bound that holds with probability 1 - delta/2 must exceed."""
+
+    name = "scott2024_bernoulli_gap"
+    kind = "exact"
+    constants = ("N", "M", "delta")
+    parameters = ("p",)
+    measures = ("quantile",)
+    description = ("the mean of N losses in {0, M} against their expectation; measured: "
+                   "the exact (1 - delta/2)-quantile of the gap")
+
+    def default(self, c: Mapping[str, float]) -> dict[str, np.ndarray]:
+        return {"p": np.array([0.5])}
+
+    def admissible(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], *,
+                   seed: int = 0) -> None:
+        integer(c, "N")
+        within("p", float(np.asarray(inst["p"]).ravel()[0]), 0.0, 1.0, "a probability")
+        within("delta", float(c["delta"]), 0.0, 1.0, "a probability")
+
+    def measure(self, c: Mapping[str, float], inst: Mapping[str, np.ndarray], measure: str,
+                *, seed: int = 0, replicas: int = 0, stream: int = 0) -> Measurement:
+        from scipy.stats import binom
+
+        N, p = integer(c, "N"), float(np.asarray(inst["p"]).ravel()[0])
+        low = float(binom.ppf(float(c["delta"]) / 2, N, p))  # P(K >= low) >= 1 - delta/2
+        return Measurement(float(c["M"]) * (p - low / N))
+
+
 POPULATION_D = PopulationD()
+BERNOULLI_GAP = BernoulliGap()
+_BG_MODEL = "pflbounds.papers.scott2024.audit:BERNOULLI_GAP"
 CLIENT_SAMPLING = ClientSampling()
 _D_MODEL = "pflbounds.papers.scott2024.audit:POPULATION_D"
 _CS_MODEL = "pflbounds.papers.scott2024.audit:CLIENT_SAMPLING"
@@ -269,7 +330,36 @@ def _sampling(result: str, measure: str, n: int, c: int) -> SearchCase:
               f"independent vectors, uniform {c}-subsets (variances and means searched)")
 
 
+def _part(result: str, form: str, n: int, m: int) -> SearchCase:
+    one = result == THEOREM_B1_PART1.id
+    fixed = {"M": 1.0, "n": n, "delta": 0.05, "N": m * n if one else n,
+             **({"m": m, "KLsum": 1.0} if one else {"KLmeta": 1.0})}
+    return SearchCase(
+        result, form, _BG_MODEL, fixed=fixed, free={"p": Box(1, 0.0, 1.0)},
+        search=Search(mode="random", seed=0, budget=300),
+        title=f"Theorem B.1 Part {'I' if one else 'II'} ({form}) at a data-free posterior "
+              f"(KL 0, the bound's KL at 1 with room), losses in {{0, 1}}: the exact "
+              f"(1 - delta/2)-quantile of the gap over {m * n if one else n} independent "
+              f"losses, n = {n}{f', m = {m}' if one else ''}")
+
+
+def _theorem_kc(form: str) -> SearchCase:
+    T = 4_000_000
+    return SearchCase(
+        THEOREM3_1.id, form, _D_MODEL, measure="average",
+        fixed={**_D, "c": 2, "k": 2, "gammaG2": 0.5, "sigma2_2": 0.1, "sigma3_2": 0.1,
+               "b2": 2.0, "T": T, "beta": 2 * np.sqrt(2) / (2 * np.sqrt(T)), "G2": 4.0},
+        free=_D_FREE, search=_OPT,
+        title=f"Theorem 3.1 ({form}) on population D with c = k = 2, b2^2 = 4, T = 4e6, "
+              "beta = 2 sqrt(c)/(k sqrt(T)); gamma_G^2 = 1/2 and sigma_2^2 = sigma_3^2 = 1/10 "
+              "in the bound, with room (the clients are identical, full-data descriptors)")
+
+
 WORST_CASES = [
+    *[_theorem_kc(f) for f in ("rederived", "explicit", "corrected")],
+    *[_part(THEOREM_B1_PART1.id, "printed", n, 100) for n in (100, 1000)],
+    *[_part(THEOREM_B1_PART2.id, f, n, 100) for f in ("printed", "corrected")
+      for n in (100, 1000)],
     *[_theorem(f, 3.0, 2_000_000) for f in ("printed", "appendix", "proof", "rederived",
                                               "explicit", "corrected")],
     *[_theorem(f, 4.0, 4_000_000) for f in ("explicit", "corrected")],
@@ -304,12 +394,14 @@ UNSEARCHED = {
     "scott2024.fig3": "an experiment's claim against a measured value (the descriptors' "
                       "Spearman correlation at initialisation): there is no bound to search",
     THEOREM3_2.id: _GENERATED,
-    THEOREM_B1_PART1.id: _GENERATED,
-    THEOREM_B1_PART2.id: _GENERATED,
     GAMMA_STAR.id: "a deterministic constant of the bound (Gamma at lambda*), no instance: "
                    "E_P2_gamma checks its algebra and its bound for every K on a grid",
     COMMUNICATION.id: "an exact count of floats per round, no instance: P14 reads it at the "
-                      "paper's networks",
+                      "paper's networks, P14_rounds against the training code's rounds",
+    COMMUNICATION_FEDAVG.id: "an exact count of floats per round, no instance: P14_rounds "
+                             "reads it against the training code's FedAvg round",
+    THEOREM3_1_T_MIN.id: "an exact threshold of the step conditions, no instance: E_T_min "
+                         "checks that it is the smallest T meeting them",
     LEMMA_C3.id: "a bound on the local iterates' drift measured on population A's networks "
                  "(P5, JAX training per instance); population D has one local step (k = 1) in "
                  "its exact model, where the bound is not the binding one",

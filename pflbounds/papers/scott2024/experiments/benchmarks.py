@@ -175,16 +175,19 @@ _PAPER = ("Table 1's smallest PeFLL - FedAvg difference over its columns is FEMN
 CHECKS = requiring(("jax",), [
     comparison_check(
         TABLE1, "Table 1 (synthetic): PeFLL more accurate than FedAvg on seen and unseen "
-        "clients", Verdict.HOLDS, simulate_table1, _pick_table1, plot_table1,
+        "clients", Verdict.INCONCLUSIVE, simulate_table1, _pick_table1, plot_table1,
         _points((90, 450), 2000), ("PeFLL", "FedAvg"),
-        DrawPlan(draws=6, effect=8.07, sd=1.0, sd_source=_PAPER + "; sd: the pilot of the "
-                 "earlier three-seed check at base seed 1 (paired sd 0.4-0.9 points), "
-                 "rounded up", budget_draws=12, budget_note=_BUDGET.format(60, 12)),
+        DrawPlan(draws=10, effect=8.07, sd=3.73, sd_source=_PAPER + "; " +
+                 PILOT_SD.format(1.21), budget_draws=10, budget_note=_BUDGET.format(100, 10)),
         "Population C (label shift, Dir(0.3)), n = 90 and 450 seen clients (and n/9 unseen), "
         "T = 2000: PeFLL's accuracy against FedAvg's, paired per draw, on seen and on unseen "
         "clients (four comparisons). The report table lists Local, FedAvg, FedAvg + "
         "fine-tuning, pFedHN and PeFLL. Server step 0.3, not the paper's 1 (chosen on three "
-        "tuning populations of SeedSequence(99); with 1 PeFLL trained badly on two of them).",
+        "tuning populations of SeedSequence(99); with 1 PeFLL trained badly on two of them). "
+        "Expected INCONCLUSIVE: in the pilot PeFLL leads by several points at n = 90 and on "
+        "seen clients at n = 450, but on unseen clients at n = 450 its lead is about one "
+        "point with a paired sd of about one point, which the budget's draws cannot separate "
+        "at this level.",
         "seen / unseen clients at n = 90, 450"),
     comparison_check(
         TABLE1, "Table 1 (synthetic) at n = 900: PeFLL more accurate than FedAvg",
