@@ -503,9 +503,10 @@ def shared_run(run, p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) 
     base = {k: v for k, v in p.items() if k not in POINT_KEYS}
     base["seeds"] = int(R)
     words = stable_words(canonical_json({"run": run.__qualname__, "params": base}))
-    ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*words, seed.spawn_key[-1]))
+    block = int(seed.spawn_key[-1]) if seed.spawn_key else 0
+    ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*words, block))
     key = canonical_json({"run": run.__qualname__, "params": base,
-                          "seed": [int(seed.entropy), int(seed.spawn_key[-1])]})
+                          "seed": [int(seed.entropy), block]})
     if key not in _RUNS:
         _RUNS.clear()
         _RUNS[key] = run(base, R, ss)
@@ -533,17 +534,16 @@ def comparison_check(claim: Result, title: str, expected: Verdict, run, pick, pl
 
 
 def accuracy(risk: np.ndarray) -> np.ndarray:
-    """Accuracy in points (%) from a 0-1 risk."""
+    """Accuracy in points (%) from a 0-1 risk (the metric of the experiments' comparisons,
+    and of the ``PILOT_SD`` their plans take their sd from)."""
     return 100.0 * (1.0 - np.asarray(risk, dtype=float))
 
 
 PILOT_SD = ("sd: the largest paired sd of a pilot, the earlier three-seed version of this "
             "check at base seed 1 (other streams than the check's), {} points, times 3.08: "
             "its upper 90% limit from 3 draws (chi-square with 2 degrees of freedom)")
-"""How the experiments' plans take their sd (the pilot's value is filled in)."""
 
-SIDE = {"seen": 0, "unseen": 1}
-"""The last axis of the experiments' ``risk``: seen and unseen clients."""
+SIDE = {"seen": 0, "unseen": 1}  # the last axis of the experiments' ``risk``
 
 
 def accuracy_text(risk: np.ndarray) -> str:
