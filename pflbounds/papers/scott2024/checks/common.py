@@ -490,16 +490,15 @@ def fedavg_thetas(st: Setting, keys: jax.Array, data: pefll.ClientData) -> jax.A
 
 
 POINT_KEYS = ("clients", "variant", "alpha_new", "checkpoint", "column")
-"""Grid-point keys that pick one comparison out of an experiment's runs: the points that
-differ only in them read the same runs (:func:`comparison_check`)."""
+"""Grid-point keys that pick one comparison out of an experiment's runs (shared by points
+that differ only in them: :func:`comparison_check`)."""
 _RUNS: dict[str, dict] = {}
 
 
 def shared_run(run, p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-    """``run(p, R, seed)`` on ``p`` without its :data:`POINT_KEYS` and with ``seeds = R``,
-    from a stream keyed by the task's base seed and block, the run and those parameters: the
-    grid points of one experiment that differ only in what they pick read the same R draws
-    (one run per process, kept while the next point asks for it)."""
+    """``run(p, R, seed)`` on ``p`` without its :data:`POINT_KEYS`, ``seeds = R``, from a
+    stream keyed by the task's base seed and block, the run and those parameters: the points
+    that differ only in what they pick read the same R draws (one run kept per process)."""
     base = {k: v for k, v in p.items() if k not in POINT_KEYS}
     base["seeds"] = int(R)
     words = stable_words(canonical_json({"run": run.__qualname__, "params": base}))
@@ -518,9 +517,8 @@ def comparison_check(claim: Result, title: str, expected: Verdict, run, pick, pl
                      xlabel: str, suffix: str = "", ylabel: str = "accuracy (%)") -> Check:
     """A comparison check of an experiment's claim on population C, named after the claim
     (its id, then ``suffix``): per grid point, ``pick(out, p)`` gives the metric of
-    ``methods`` in each of the plan's draws, (draws, methods), from the shared runs of
-    :func:`shared_run` (one draw: one seed with its own population, initialisation and
-    sampling, every method run on it), claimed decreasing along ``methods``."""
+    ``methods`` (draws, methods) from the runs of :func:`shared_run` (one draw: one seed with
+    its own population, initialisation and sampling), claimed decreasing along ``methods``."""
     def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
         out = shared_run(run, p, R, seed)
         extra = {k: v for k, v in out.items() if k not in ("mean", "bound", "ks")}
@@ -553,7 +551,7 @@ def accuracy_text(risk: np.ndarray) -> str:
 
 
 def setting_title(prm: Mapping[str, Any], S: int | None = None) -> str:
-    S = int(prm["seeds"]) if S is None else int(S)
+    S = int(prm["seeds"] if S is None else S)
     return f"n = {prm['n']} seen clients, T = {prm['T']}, {S} seed{'s' if S > 1 else ''}."
 
 
