@@ -41,6 +41,17 @@ from collections.abc import Mapping
 import numpy as np
 
 from pflbounds.exact.linear_hypernetwork import LinearHypernetworkSGD
+from pflbounds.papers.scott2024.checks import comparisons
+from pflbounds.papers.scott2024.experiments.ablations import (
+    FLOATS,
+    TABLE6,
+    TABLE7,
+    TABLE8,
+    TABLE9,
+)
+from pflbounds.papers.scott2024.experiments.benchmarks import TABLE1
+from pflbounds.papers.scott2024.experiments.descriptor_geometry import FIG3
+from pflbounds.papers.scott2024.experiments.new_clients import FIG4, TABLE2
 from pflbounds.papers.scott2024.theory.communication_costs import (
     COMMUNICATION,
     COMMUNICATION_FEDAVG,
@@ -123,9 +134,7 @@ _MEASURED_ONLY = ("compares measured accuracies of methods run on the same draws
 _FIXED = "compares a fitted slope with the exponent {} fixed in the check; it evaluates no formula"
 
 BLIND_CHECKS = {
-    **{f"scott2024.{c}": _MEASURED_ONLY
-       for c in ("fig4", "floats", "table1", "table1_n900", "table2", "table6", "table7",
-                 "table8", "table9")},
+    **dict.fromkeys(comparisons(), _MEASURED_ONLY),
     "scott2024.P13": "the Spearman correlation after training against its value at "
                      "initialisation, both measured; it evaluates no formula",
     "scott2024.P2": _FIXED.format("-1/2 (the average squared gradient norm against T)"),
@@ -389,9 +398,9 @@ _GENERATED = ("a PAC-Bayes bound on population B: every instance needs fresh dra
               "instance); the checks count violating draws over 30-300 draws instead")
 
 UNSEARCHED = {
-    **{f"scott2024.{e}": _EXPERIMENT for e in ("table1", "table2", "table6", "table7",
-                                              "table8", "table9", "floats", "fig4")},
-    "scott2024.fig3": "an experiment's claim against a measured value (the descriptors' "
+    **dict.fromkeys((r.id for r in (TABLE1, TABLE2, TABLE6, TABLE7, TABLE8, TABLE9, FLOATS,
+                                    FIG4)), _EXPERIMENT),
+    FIG3.id: "an experiment's claim against a measured value (the descriptors' "
                       "Spearman correlation at initialisation): there is no bound to search",
     THEOREM3_2.id: _GENERATED,
     GAMMA_STAR.id: "a deterministic constant of the bound (Gamma at lambda*), no instance: "
