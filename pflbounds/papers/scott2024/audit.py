@@ -84,49 +84,15 @@ AUDIT_CHECKS = [
 ]
 
 MUTANT_NOTES = {
-    COMMUNICATION.id:
-        "P14 accepts a PeFLL/FedAvg ratio of floats per round anywhere in [1.5, 2.5] (App. "
-        "A.3's 'about 2x'); the measured ratios are 2.04-2.41. l_desc (a quarter of the "
-        "clients, 25-250) is negligible beside d = 1.2e5, and halving |eta_v| or d keeps "
-        "the ratio at 1.52-1.54 or above on P14's points: inside the window.",
-    LEMMA_C2_45.id:
-        "P7_lemmaC2 is tight (factor 1) on (44), which holds with equality for independent "
-        "a_i; (45) compares the uncentred sum with c Vsum/n + a_max^2 c^2, a bound loose by "
-        "a factor 1.9-7.6 on its Gaussian instances (a_max^2 c^2 bounds ||sum of c means||^2 "
-        "by the largest mean): halving a term keeps it above.",
     f"{LEMMA_C4.id}:alg2":
-        "E_C1_lemmaC4's corrected side (Algorithm 2's step) holds by at least 0.025 "
-        "(absolute: -0.050 measured against -0.025, 0.0003 and 0.052), and the term these "
-        "mutants touch, 27 L1^2 b2^2 beta^3 k^3 (b1^2 + sigma1^2), is at most 0.002 on "
-        "population D (0.1% to 4% of the bound); the sigma_2, sigma_3 terms are 0 there.",
+        "No search reaches Lemma C.4 (a bound on a signed inner product, UNSEARCHED). "
+        "E_C1_lemmaC4's corrected side (Algorithm 2's step) holds with an absolute margin "
+        "that the term these mutants touch, 27 L1^2 b2^2 beta^3 k^3 (b1^2 + sigma1^2), is far "
+        "below on population D; the sigma_2, sigma_3 terms are 0 there.",
     f"{LEMMA_C4.id}:corrected":
-        "P6_lemmaC4_proof_step holds by 0.0125 to 0.10 (absolute; the bound is -3 G2 beta k/4 "
-        "to 0.2%) and the L1^2 term these mutants touch is at most 0.2% of it on population "
-        "D: no change of it crosses the measured value.",
-    f"{LEMMA_C5.id}:corrected":
-        "E_C5_lemmaC5's corrected side holds by a factor 4.0 (measured 0.0009 against "
-        "0.0036), and the bound is 99.5% its sigma_1^2 term 4 b2^2 beta^2 k sigma1^2/c on "
-        "population D (the L1^2 term 0.5%, the others 0): halving the whole bound or one "
-        "term keeps it above.",
-    f"{THEOREM3_1.id}:corrected":
-        "E_C5_theorem3_1's corrected side holds by a factor 11.9 (0.129 against 1.537): the "
-        "bound is 99.94% its term 6 L b2^2 beta sigma1^2/c on population D (Delta0 = gammaG2 "
-        "= sigma_2 = sigma_3 = 0 there, the L1^2 term 0.06%). E_algebra reads exact "
-        "identities of the proof (the algebra, T_min, the step conditions), not this value, "
-        "and the E_C4 checks draw the corrected form beside their verdict.",
-    f"{THEOREM3_1.id}:rederived":
-        "The re-derived form is evaluated by the E_C4 and E_C5 checks for their figures only: "
-        "their verdicts read the printed and corrected forms.",
-    THEOREM_B1_PART1.id:
-        "P10 reads the sample term's approach to its n -> infinity limit (at n = 1e7, "
-        "tolerance 1e-2), where these mutants (log(8 m n/delta) and its constants, over "
-        "n) change it by about 1e-6; P8_quick's verdict reads the number of draws that "
-        "violate Theorem 3.2 at delta = 0.3 (0 of 30, upper limit 0.14), and with these "
-        "mutants still none does: the emp + complexity bound stays above er on every draw.",
-    THEOREM_B1_PART2.id:
-        "P8_quick's verdict reads the number of violating draws (0 of 30), and the meta term "
-        "is one part of the bound: halving it or its logarithm makes no draw cross. P10 "
-        "evaluates Part II beside the sample term it checks.",
+        "No search reaches Lemma C.4 (UNSEARCHED). P6_lemmaC4_proof_step holds with an "
+        "absolute margin, the bound being -3 G2 beta k/4 up to its L1^2 term, which is a small "
+        "part of it on population D: no change of that term crosses the measured value.",
 }
 
 _MEASURED_ONLY = ("compares measured accuracies of methods run on the same draws (a comparison "
