@@ -118,6 +118,21 @@ BLIND_CHECKS = {
                             "Gamma(lambda*) with each other (substitution and stationarity) "
                             "and with sqrt((K + 1)/(2mn)); planted formulas enter evaluations, "
                             "not the expressions it reads",
+    "scott2024.P1": "every form of Theorem 3.1 holds on trained population-A runs by a large "
+                    "factor (the 224 c L1^2 b1^2 b2^2/T term dominates): no planted formula "
+                    "(a term halved or dropped, an exponent moved) brings a form below the "
+                    "measured average",
+    "scott2024.P4": "Lemma C.1's L = b1 L2 + b2^2 L1 + L3 stays above the largest measured "
+                    "gradient-difference ratio when a planted formula drops or shrinks one "
+                    "of its terms",
+    "scott2024.P6_C5": "Lemma C.5 at a fixed iterate holds with room on population A: the "
+                       "planted formulas shrink a term that is a small part of the bound",
+    "scott2024.P8": "counts the draws where er exceeds Theorem 3.2's bound (none of 300): the "
+                    "bound stays above er on every draw when a planted formula halves or "
+                    "drops one of its terms",
+    "scott2024.P9_part1": "counts the draws where er~ - emp exceeds the sample term (none): "
+                          "the term stays above the gap on every draw under every planted "
+                          "formula",
     "scott2024.P8_quick": "counts the draws where er exceeds Theorem 3.2's bound at delta = "
                           "0.3 (none of 30): the bound stays above er on every draw when a "
                           "planted formula halves or drops one of its terms",
