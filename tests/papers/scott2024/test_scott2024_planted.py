@@ -20,7 +20,6 @@ from pflbounds.papers.scott2024.audit import BLIND_CHECKS
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from planted_rules import planted_failures  # noqa: E402
 
-
 UNDECIDED_QUICK = {
     "scott2024.P2": "a replica of its quick grid (T = 200, so a larger beta) diverges at seed "
                     "2024: a NaN cost, ERROR",
