@@ -441,3 +441,21 @@ def test_p15_grid_has_both_regimes_and_the_figure_splits_them():
     assert [s["label"] for s in fig["series"]] == ["local minibatch 1",
                                                    "full-data local gradients"]
     assert fig["series"][0]["x"] == [1.0, 5.0]
+
+
+def test_claim_c6_fails_when_condition_e_drops_below_lemma_c5s_54(monkeypatch):
+    """E_algebra's claim C6 reads the 56 of the encoded step condition (e) against the 54
+    that Lemma C.5's 108 gives: it holds as encoded, and fails when (e) carries 50."""
+    import sympy as sp
+
+    assert cv._claim_c6() == 0.0
+    real = cv.step_conditions
+
+    def lowered(*a, **kw):
+        conds = real(*a, **kw)
+        e = conds[4]
+        return (*conds[:4], type(e)(**{**e.__dict__, "relation": e.relation.subs(56, 50)}))
+
+    monkeypatch.setattr(cv, "step_conditions", lowered)
+    assert isinstance(cv.step_conditions()[4].relation, sp.Le)
+    assert cv._claim_c6() == 1.0

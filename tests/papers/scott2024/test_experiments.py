@@ -159,3 +159,50 @@ def test_largest_trained_skips_diverged_rows():
     assert lower.tolist() == pytest.approx([0.2, 0.2])
     m1, l1 = ab.largest_trained(np.full((2, 2, 1), nan))
     assert np.isnan(m1[0]) and np.isnan(l1[0])
+
+
+def test_points_of_one_experiment_share_their_runs_and_their_seeds():
+    from pflbounds.papers.scott2024.checks import common
+
+    calls = []
+
+    def run(p, R, seed):
+        calls.append((dict(p), R, seed.generate_state(2).tolist()))
+        return {"risk": np.random.default_rng(seed).random((R, 2, 2))}
+
+    common._RUNS.clear()
+    base = np.random.SeedSequence(5, spawn_key=(1, 2, 3, 4, 0))
+    other = np.random.SeedSequence(5, spawn_key=(9, 9, 9, 9, 0))  # another point's task
+    a = common.shared_run(run, {"n": 3, "clients": "seen"}, 4, base)
+    b = common.shared_run(run, {"n": 3, "clients": "unseen"}, 4, other)
+    assert len(calls) == 1 and a is b  # one run, read by both points
+    assert calls[0][0] == {"n": 3, "seeds": 4}
+    common.shared_run(run, {"n": 3, "clients": "seen"}, 4, np.random.SeedSequence(6))
+    assert len(calls) == 2 and calls[1][2] != calls[0][2]  # another base seed: other draws
+
+
+def test_every_experiment_is_a_comparison_with_its_draws_declared():
+    from pflbounds.checking import CheckKind, Verdict
+    from pflbounds.checking.registry import all_checks, load_papers
+    from pflbounds.running.multiplicity import paper_family
+
+    load_papers()
+    fam = paper_family("scott2024")
+    comps = {c.id: c for c in all_checks() if c.paper == "scott2024"
+             and c.kind is CheckKind.COMPARISON}
+    assert set(comps) == {f"scott2024.{k}" for k in ("table1", "table1_n900", "table2", "fig4",
+                                                     "table6", "table7", "table8", "table9",
+                                                     "floats")}
+    for cid, c in comps.items():
+        assert c.plan is not None and c.replicas == c.block_size == c.plan.draws, cid
+        assert c.order == "decreasing" and len(c.methods) == 2, cid
+        alpha = fam.level * fam.shares[cid] / ((len(c.methods) - 1) * len(c.grid))
+        rec = c.plan.record(alpha)
+        if not rec["budget_reaches_target"]:  # the declaration says INCONCLUSIVE is possible
+            assert c.expected is not Verdict.HOLDS, cid
+    # the 0.1-0.2 point ablations cannot be separated within their budget
+    for cid in ("scott2024.table7", "scott2024.table9"):
+        c = comps[cid]
+        alpha = fam.level * fam.shares[cid] / len(c.grid)
+        assert not c.plan.record(alpha)["budget_reaches_target"]
+        assert c.expected is Verdict.INCONCLUSIVE

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.checking.draws import DrawPlan
+from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.extras import lazy_jit, lazy_module
 from pflbounds.papers.scott2024.instances import (
     PER_CLASS,
@@ -31,6 +33,7 @@ from pflbounds.papers.scott2024.theory.pac_bayes import THEOREM_B1_PART1, THEORE
 from pflbounds.problems.noisy_halfspaces import NoisyHalfspaces
 from pflbounds.problems.populations import LowRankInstance, label_shift_risk
 from pflbounds.reporting.figure_specs import dots, figure, series
+from pflbounds.running.seeds import stable_words
 from pflbounds.running.shared import shared_computation
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.evaluate import check_conditions, numeric
@@ -486,14 +489,59 @@ def fedavg_thetas(st: Setting, keys: jax.Array, data: pefll.ClientData) -> jax.A
     return jnp.broadcast_to(g[:, None], (st.seeds, data.n, st.model.d))
 
 
-def claim_check(claim: Result, title: str, kind: CheckKind, expected: Verdict, sim, plot,
-                grid: dict, description: str, xlabel: str, ylabel: str = "mean 0-1 risk"
-                ) -> Check:
-    """The check of an experiment's claim on population C, named after the claim: one grid
-    point, the runs' risks exact in the label mixtures (engine "exact"), its printed form."""
-    return Check(claim.id, title, kind, expected, sim, grid=(grid,), engine="exact",
-                 plot=plot, result_id=claim.id, form="printed", xlabel=xlabel,
-                 ylabel=ylabel, description=description)
+POINT_KEYS = ("clients", "variant", "alpha_new", "checkpoint", "column")
+"""Grid-point keys that pick one comparison out of an experiment's runs (shared by points
+that differ only in them: :func:`comparison_check`)."""
+_RUNS: dict[str, dict] = {}
+
+
+def shared_run(run, p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """``run(p, R, seed)`` on ``p`` without its :data:`POINT_KEYS`, ``seeds = R``, from a
+    stream keyed by the task's base seed and block, the run and those parameters: the points
+    that differ only in what they pick read the same R draws (one run kept per process)."""
+    base = {k: v for k, v in p.items() if k not in POINT_KEYS}
+    base["seeds"] = int(R)
+    words = stable_words(canonical_json({"run": run.__qualname__, "params": base}))
+    block = int(seed.spawn_key[-1]) if seed.spawn_key else 0
+    ss = np.random.SeedSequence(entropy=seed.entropy, spawn_key=(*words, block))
+    key = canonical_json({"run": run.__qualname__, "params": base,
+                          "seed": [int(seed.entropy), block]})
+    if key not in _RUNS:
+        _RUNS.clear()
+        _RUNS[key] = run(base, R, ss)
+    return _RUNS[key]
+
+
+def comparison_check(claim: Result, title: str, expected: Verdict, run, pick, plot,
+                     grid: tuple, methods: tuple[str, ...], plan: DrawPlan, description: str,
+                     xlabel: str, suffix: str = "", ylabel: str = "accuracy (%)") -> Check:
+    """A comparison check of an experiment's claim on population C, named after the claim
+    (its id, then ``suffix``): per grid point, ``pick(out, p)`` gives the metric of
+    ``methods`` (draws, methods) from the runs of :func:`shared_run` (one draw: one seed with
+    its own population, initialisation and sampling), claimed decreasing along ``methods``."""
+    def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+        out = shared_run(run, p, R, seed)
+        extra = {k: v for k, v in out.items() if k not in ("mean", "bound", "ks")}
+        return {**extra, "draws": np.asarray(pick(out, p), dtype=float)}
+
+    simulate.__qualname__ = f"comparison_check.<{claim.id}{suffix}>"
+    return Check(claim.id + suffix, title, CheckKind.COMPARISON, expected, simulate,
+                 grid=grid, engine="mc", block_size=plan.draws, methods=methods,
+                 order="decreasing", plan=plan, plot=plot, result_id=claim.id,
+                 form="printed", xlabel=xlabel, ylabel=ylabel, description=description)
+
+
+def accuracy(risk: np.ndarray) -> np.ndarray:
+    """Accuracy in points (%) from a 0-1 risk (the metric of the experiments' comparisons,
+    and of the ``PILOT_SD`` their plans take their sd from)."""
+    return 100.0 * (1.0 - np.asarray(risk, dtype=float))
+
+
+PILOT_SD = ("sd: the largest paired sd of a pilot, the earlier three-seed version of this "
+            "check at base seed 1 (other streams than the check's), {} points, times 3.08: "
+            "its upper 90% limit from 3 draws (chi-square with 2 degrees of freedom)")
+
+SIDE = {"seen": 0, "unseen": 1}  # the last axis of the experiments' ``risk``
 
 
 def accuracy_text(risk: np.ndarray) -> str:
@@ -502,8 +550,8 @@ def accuracy_text(risk: np.ndarray) -> str:
     return f"{a.mean():.1f} ± {a.std():.1f}"
 
 
-def setting_title(prm: Mapping[str, Any]) -> str:
-    S = int(prm["seeds"])
+def setting_title(prm: Mapping[str, Any], S: int | None = None) -> str:
+    S = int(prm["seeds"] if S is None else S)
     return f"n = {prm['n']} seen clients, T = {prm['T']}, {S} seed{'s' if S > 1 else ''}."
 
 
@@ -525,11 +573,11 @@ def accuracy_tables(outcome, title: str, first: str, names: tuple[str, ...], cap
     clients, mean ± std over seeds (evidence ``risk`` of shape (seeds, variants, 2)); with
     three variants or more, the same as dots."""
     figs = []
-    for ev in outcome.evidence:
+    for ev in distinct_runs(outcome.evidence):
         r = np.asarray(ev["risk"], dtype=float)
         rows = [[nm, accuracy_text(r[:, j, 0]), accuracy_text(r[:, j, 1])]
                 for j, nm in enumerate(names)]
-        head = f"{title} ({SYNTH}), {setting_title(ev['params'])}"
+        head = f"{title} ({SYNTH}), {setting_title(ev['params'], r.shape[0])}"
         figs.append({"kind": "table", "title": head,
                      "columns": [first, "seen clients", "unseen clients"], "rows": rows,
                      "caption": "Accuracy (%), mean ± std over seeds. " + caption})
@@ -537,3 +585,16 @@ def accuracy_tables(outcome, title: str, first: str, names: tuple[str, ...], cap
             figs.append(accuracy_dots(f"{outcome.check_id}: {head}", first, names, r,
                                       caption))
     return figs
+
+
+def distinct_runs(evidence) -> list:
+    """The evidence of the grid points that start a new run (points that differ only in
+    :data:`POINT_KEYS` share their runs: their tables are drawn once)."""
+    out, seen = [], set()
+    for ev in evidence:
+        key = canonical_json({k: v for k, v in dict(ev["params"]).items()
+                              if k not in POINT_KEYS})
+        if key not in seen:
+            seen.add(key)
+            out.append(ev)
+    return out

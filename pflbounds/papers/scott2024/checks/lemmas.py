@@ -111,6 +111,8 @@ def simulate_lemma_c2(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence
     rng = np.random.default_rng(seed)
     n, c, d = int(p["n"]), int(p["c"]), int(p["d"])
     mu = rng.standard_normal((n, d))
+    if p.get("aligned"):  # every mean the same vector: (45)'s c^2 a^2 is attained
+        mu = np.broadcast_to(mu[:1], (n, d)).copy()
     A = rng.standard_normal((n, d, d))
     tr = np.einsum("nij,nij->n", A, A)  # tr(A A^T): E||a_i - E a_i||^2
     subsets = np.array(list(itertools.combinations(range(n), c)))
@@ -222,9 +224,11 @@ CHECKS = [
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_lemma_c5,
         grid=({"b2sq": 9.0, "beta": 0.01},), engine="exact", result_id=LEMMA_C5.id,
         form="printed", ylabel="E||eta_{t+1} - eta_t||^2",
-        description="One round from the optimum, beta = 0.01, sigma_1 = 1, b2^2 = 9: "
-                    "E||eta_1 - eta_0||^2 = 9 beta^2 against the printed 4 beta^2 + 1944 "
-                    "beta^4 (violated, ratio 2.15); with b2^2 on the sigma_1^2 term it holds."),
+        description="One round from the optimum, beta = 0.01, sigma_1 = 1, b2^2 = 9: the "
+                    "exact E||eta_1 - eta_0||^2 (b2^2 beta^2 sigma_1^2: the noise passes "
+                    "through the Jacobian) against the printed 4 beta^2 + 1944 beta^4 (claimed "
+                    "violated) and against the form with b2^2 on the sigma_1^2 term (claimed "
+                    "to hold)."),
     Check(
         "scott2024.E_C1_lemmaC4", "Lemma C.4 with Algorithm 2's regularizer step",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_lemma_c4_alg2, grid=_C4_GRID,
@@ -252,6 +256,18 @@ CHECKS = [
                   ylabel="left side, exact over all c-subsets"),
         description="Independent Gaussian vectors, every c-subset enumerated: (44) holds "
                     "with equality and the uncentred (45) holds."),
+    Check(
+        "scott2024.P7_lemmaC2_45", "Lemma C.2 (45), uncentred, over all client subsets",
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_lemma_c2,
+        grid=({"n": 8, "c": 3, "d": 4}, {"n": 8, "c": 3, "d": 4, "aligned": True},
+              {"n": 10, "c": 5, "d": 2, "aligned": True}),
+        engine="exact", rel_tol=1e-9, result_id=LEMMA_C2_45.id, form="printed",
+        plot=Plot("scatter", categories=("(44)", "(45)"), xlabel="right side of Lemma C.2",
+                  ylabel="left side, exact over all c-subsets"),
+        description="Independent Gaussian vectors with random covariances, every c-subset "
+                    "enumerated: E||sum_{i in C} a_i||^2 against c Vsum/n + c^2 a_max^2, on "
+                    "generic means and on means all equal to one vector, where (45) holds "
+                    "with equality (so a smaller right side fails there)."),
 ]
 
 CHECKS += requiring(("jax",), [

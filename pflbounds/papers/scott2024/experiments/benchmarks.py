@@ -15,10 +15,11 @@ three independent tuning populations, SeedSequence(99), from beta in {0.03, 0.1,
 server steps in {0.3, 1}: with 1, PeFLL was unstable, 46% and 68% accuracy on two of
 the three populations against about 90% with 0.3).
 
-The checks ``scott2024.table1`` (n = 90, 450) and ``scott2024.table1_n900``: PeFLL's risk on
-seen and on unseen clients is at most FedAvg's (the headline of Table 1); their report tables
-list every method. The claim's form compares with a measured quantity (``er_ref``, FedAvg's
-risk on the same clients): it carries no constant of the theory.
+The comparison checks ``scott2024.table1`` (n = 90, 450) and ``scott2024.table1_n900``:
+PeFLL is more accurate than FedAvg on seen and on unseen clients (the headline of Table 1),
+decided on paired differences over the draws their plans declare; their report tables list
+every method. The claim compares measured quantities (``er_ref``, FedAvg's risk on the same
+clients): it carries no constant of the theory.
 """
 
 from __future__ import annotations
@@ -28,10 +29,16 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import Check, CheckKind, Verdict, requiring
+from pflbounds.checking import Verdict, requiring
+from pflbounds.checking.draws import DrawPlan
 from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.checks.common import (
+    PILOT_SD,
+    SIDE,
+    accuracy,
     accuracy_dots,
+    comparison_check,
+    distinct_runs,
     local_thetas,
     mean_risk,
     method_keys,
@@ -124,8 +131,8 @@ def plot_table1(outcome) -> list[dict]:
     """Table 1 regenerated (synthetic): accuracy (%) mean +- std over seeds, per method, as a
     table and as dots."""
     figs = []
-    for ev in outcome.evidence:
-        prm = ev["params"]
+    for ev in distinct_runs(outcome.evidence):
+        prm = dict(ev["params"], seeds=np.shape(ev["risk"])[0])
         acc = 100 * (1 - np.asarray(ev["risk"], dtype=float))
         rows = []
         for j, name in enumerate(METHODS):
@@ -148,40 +155,50 @@ def plot_table1(outcome) -> list[dict]:
     return figs
 
 
-def _table1_check(suffix: str, title: str, expected: Verdict, ns: tuple[int, ...],
-                  quick_T: int, description: str) -> Check:
-    """A check of Table 1's headline (PeFLL's risk at most FedAvg's) at the sizes ``ns``,
-    named after the claim (its id, then ``suffix``)."""
-    return Check(TABLE1.id + suffix, title, CheckKind.BOUND_HOLDS, expected, simulate_table1,
-                 grid=tuple(dict(POINT_C, n=n, T=2000, seeds=3) for n in ns),
-                 quick_grid=(dict(POINT_C, n=ns[0], T=quick_T, seeds=1),), engine="exact",
-                 plot=plot_table1, result_id=TABLE1.id, form="printed",
-                 xlabel="seen (0), unseen (1) clients", ylabel="mean 0-1 risk",
-                 description=description)
+def _pick_table1(out: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> np.ndarray:
+    """PeFLL's and FedAvg's accuracy (points) on the point's clients, per draw."""
+    acc = accuracy(out["risk"])[:, :, SIDE[p["clients"]]]
+    return acc[:, [METHODS.index("PeFLL"), METHODS.index("FedAvg")]]
+
+
+def _points(ns: tuple[int, ...], T: int) -> tuple[dict, ...]:
+    return tuple(dict(POINT_C, n=n, T=T, clients=w) for n in ns for w in SIDE)
+
+
+_BUDGET = ("one draw trains FedAvg, pFedHN and PeFLL and fine-tunes on one population; the "
+           "draws run under one vmap, about {} s per draw on the shared 2 cores; {} draws "
+           "fit in a quarter of an hour")
+_PAPER = ("Table 1's smallest PeFLL - FedAvg difference over its columns is FEMNIST's 8.07 "
+          "points (seen, 90.12 against 82.05)")
 
 
 CHECKS = requiring(("jax",), [
-    _table1_check(
-        "", "Table 1 (synthetic): PeFLL's seen and unseen risk at most FedAvg's",
-        Verdict.HOLDS, (90, 450), 300,
-        "Population C (label shift, Dir(0.3)); the measured value is PeFLL's mean "
-        "risk, the bound FedAvg's, on seen (0) and unseen (1) clients; the report "
-        "table lists Local, FedAvg, FedAvg + fine-tuning, pFedHN and PeFLL. "
-        "Expected HOLDS (reproduces): PeFLL 93.6 / 94.4 (seen / unseen) against "
-        "FedAvg 90.1 / 90.8 at n = 90, 91.2 / 91.2 against 89.9 / 89.9 at n = 450; "
-        "PeFLL is best at n = 90 but FedAvg + FT edges it at n = 450 (91.7 / "
-        "91.6). Server step 0.3, not the paper's 1: at n = 90 (T = 2000, beta = "
-        "0.1, k = 10, three seeds of SeedSequence(2024)) a server step of 1 leaves "
-        "PeFLL at 76.0, 79.2 and 87.5% seen accuracy (every run stays finite, "
-        "none trains well) against 93.2, 94.3 and 94.7% with 0.3."),
-    _table1_check(
-        "_n900", "Table 1 (synthetic) at n = 900: PeFLL's seen and unseen risk "
-        "against FedAvg's", Verdict.VIOLATED, (900,), 100,
-        "Table 1's third size, as scott2024.table1: 900 seen and 100 unseen "
-        "clients with m = 5 training points each (4500 in all), 45 clients per "
-        "round, descriptors from all 5 points. Expected VIOLATED: with 5 points "
-        "per client FedAvg's single model (and FedAvg + FT) beats PeFLL on seen "
-        "and unseen clients (PeFLL 85.8 / 86.1 against FedAvg 89.3 / 89.4 and FedAvg + FT "
-        "90.8 / 90.7), where the paper's CIFAR runs keep PeFLL ahead at 1000 clients: the "
-        "paper's headline does not reproduce at this size."),
+    comparison_check(
+        TABLE1, "Table 1 (synthetic): PeFLL more accurate than FedAvg on seen and unseen "
+        "clients", Verdict.INCONCLUSIVE, simulate_table1, _pick_table1, plot_table1,
+        _points((90, 450), 2000), ("PeFLL", "FedAvg"),
+        DrawPlan(draws=10, effect=8.07, sd=3.73, sd_source=_PAPER + "; " +
+                 PILOT_SD.format(1.21), budget_draws=10, budget_note=_BUDGET.format(100, 10)),
+        "Population C (label shift, Dir(0.3)), n = 90 and 450 seen clients (and n/9 unseen), "
+        "T = 2000: PeFLL's accuracy against FedAvg's, paired per draw, on seen and on unseen "
+        "clients (four comparisons). The report table lists Local, FedAvg, FedAvg + "
+        "fine-tuning, pFedHN and PeFLL. Server step 0.3, not the paper's 1 (chosen on three "
+        "tuning populations of SeedSequence(99); with 1 PeFLL trained badly on two of them). "
+        "Expected INCONCLUSIVE: in the pilot PeFLL leads by several points at n = 90 and on "
+        "seen clients at n = 450, but on unseen clients at n = 450 its lead is about one "
+        "point with a paired sd of about one point, which the budget's draws cannot separate "
+        "at this level.",
+        "seen / unseen clients at n = 90, 450"),
+    comparison_check(
+        TABLE1, "Table 1 (synthetic) at n = 900: PeFLL more accurate than FedAvg",
+        Verdict.VIOLATED, simulate_table1, _pick_table1, plot_table1, _points((900,), 2000),
+        ("PeFLL", "FedAvg"),
+        DrawPlan(draws=9, effect=8.07, sd=4.07, sd_source=_PAPER + "; " +
+                 PILOT_SD.format(1.32), budget_draws=9, budget_note=_BUDGET.format(50, 9)),
+        "Table 1's third size, as scott2024.table1: 900 seen and 100 unseen clients with m = "
+        "5 training points each (4500 in all), 45 clients per round, descriptors from all 5 "
+        "points; PeFLL's accuracy against FedAvg's, paired per draw, seen and unseen. "
+        "Expected VIOLATED: with 5 points per client FedAvg's single model beats PeFLL in the "
+        "pilot, on seen clients by more than the draws' spread, where the paper's CIFAR runs "
+        "keep PeFLL ahead at 1000 clients.", "seen / unseen clients at n = 900", suffix="_n900"),
 ])

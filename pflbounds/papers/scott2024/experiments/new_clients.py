@@ -17,13 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from pflbounds.checking import CheckKind, Verdict, requiring
+from pflbounds.checking import Verdict, requiring
+from pflbounds.checking.draws import DrawPlan
 from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.checks.common import (
+    PILOT_SD,
+    SIDE,
     SYNTH,
+    accuracy,
     accuracy_tables,
-    claim_check,
     client_risks,
+    comparison_check,
+    distinct_runs,
     fedavg_thetas,
     local_thetas,
     mean_risk,
@@ -133,7 +138,8 @@ def simulate_fig4(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) ->
         r, _ = client_risks(st.model, th, st.tests, st.pi_new)
         risk[:, j] = r.reshape(S, len(alphas), k_new).mean(axis=2)
     mean = risk.mean(axis=0)
-    return {"mean": mean[0], "bound": mean[3], "ks": np.array(alphas), "risk": risk}
+    return {"mean": mean[0], "bound": mean[3], "ks": np.array(alphas), "risk": risk,
+            "alphas": np.array(alphas)}
 
 
 FIG4_METHODS = ("PeFLL", "FedAvg", "FedAvg+FT", "Local")
@@ -143,9 +149,9 @@ def plot_fig4(outcome) -> list[dict]:
     from pflbounds.reporting.figure_specs import figure, series
 
     figs = []
-    for ev in outcome.evidence:
+    for ev in distinct_runs(outcome.evidence):
         r = np.asarray(ev["risk"], dtype=float)
-        a = np.asarray(ev["ks"], dtype=float)
+        a = np.asarray(ev["alphas"], dtype=float)
         acc = 100 * (1 - r)
         items = [series(name, a, acc[:, j].mean(0), "measured", lo=acc[:, j].min(0),
                         hi=acc[:, j].max(0), group=name) for j, name in enumerate(FIG4_METHODS)]
@@ -165,22 +171,47 @@ _F4 = {"alpha": 0.1, "alphas": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0
        "new_per_alpha": 10}
 
 
+def _pick_table2(out: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> np.ndarray:
+    """PeFLL's (x-only descriptors) and FedAvg's unseen-client accuracy: (draws, 2)."""
+    return accuracy(out["risk"])[:, ::-1, SIDE[p["clients"]]]
+
+
+def _pick_fig4(out: Mapping[str, np.ndarray], p: Mapping[str, Any]) -> np.ndarray:
+    """PeFLL's and Local's accuracy on the new clients of the point's alpha: (draws, 2)."""
+    j = [float(a) for a in p["alphas"]].index(float(p["alpha_new"]))
+    acc = accuracy(out["risk"])[:, :, j]
+    return acc[:, [FIG4_METHODS.index("PeFLL"), FIG4_METHODS.index("Local")]]
+
+
+
 CHECKS = requiring(("jax",), [
-    claim_check(
-        TABLE2, "Table 2 (synthetic): unlabelled descriptors, PeFLL's unseen risk at most "
-        "FedAvg's", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_table2, plot_table2,
-        POINT_C90, "Population C, Dir(0.3), embedding network on x only: PeFLL's mean "
-        "unseen-client risk (measured) against FedAvg's (bound). Expected HOLDS "
-        "(reproduces): 91.9% against 87.3% (the class-conditional means make x alone "
-        "informative of pi).",
+    comparison_check(
+        TABLE2, "Table 2 (synthetic): with unlabelled descriptors PeFLL more accurate than "
+        "FedAvg on unseen clients", Verdict.HOLDS, simulate_table2, _pick_table2, plot_table2,
+        (dict(POINT_C90, clients="unseen"),), ("PeFLL (x only)", "FedAvg"),
+        DrawPlan(draws=16, effect=9.2, sd=8.8, sd_source="effect: Table 2's smallest PeFLL "
+                 "- FedAvg difference (CIFAR100, n = 90: 26.3 against 17.1); " +
+                 PILOT_SD.format(2.87), budget_draws=16, budget_note="about 20 s per draw on "
+                 "the shared 2 cores (the draws run under one vmap); 16 draws in about 6 "
+                 "minutes"),
+        "Population C, Dir(0.3), embedding network on x only (labels withheld for training "
+        "and new clients): PeFLL's unseen-client accuracy against FedAvg's, paired per draw. "
+        "The class-conditional means make x alone informative of the label mixture.",
         "unseen clients"),
-    claim_check(
-        FIG4, "Fig. 4 (synthetic): client extrapolation, PeFLL's risk at most Local's at "
-        "every alpha", CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_fig4, plot_fig4,
-        dict(POINT_C90, **_F4), "Trained on Dir(0.1) clients; 10 new clients per alpha in "
-        "{0.1, ..., 1.0}: PeFLL's mean risk (measured) against Local's (bound). Expected "
-        "HOLDS (reproduces: 96.9% to 90.8% against Local's 96.6% to 87.9%); the stronger "
-        "reading, PeFLL at alpha = 1 above every method at smaller alpha, does not "
-        "(FedAvg + FT keeps 92.4% at alpha = 1).",
-        "alpha of the new clients"),
+    comparison_check(
+        FIG4, "Fig. 4 (synthetic): client extrapolation, PeFLL more accurate than Local at "
+        "every alpha", Verdict.INCONCLUSIVE, simulate_fig4, _pick_fig4, plot_fig4,
+        tuple(dict(POINT_C90, **_F4, alpha_new=a) for a in _F4["alphas"]),
+        ("PeFLL", "Local"),
+        DrawPlan(draws=8, effect=3.0, sd=4.8, sd_source="effect: Fig. 4 prints no numbers; "
+                 "the smallest gap read off its curves for CIFAR10 (PeFLL about 3 points "
+                 "above Local at alpha = 0.1); " + PILOT_SD.format(1.57), budget_draws=8,
+                 budget_note="about 20 s per draw on the shared 2 cores; 8 draws in a few "
+                 "minutes"),
+        "Trained on Dir(0.1) clients; 10 new clients per alpha in {0.1, ..., 1.0}: PeFLL's "
+        "accuracy on the new clients of each alpha against Local's, paired per draw (ten "
+        "comparisons). At small alpha the new clients hold few classes and Local is close to "
+        "PeFLL in the pilot: ten comparisons at this budget are not expected to all separate "
+        "(INCONCLUSIVE). The stronger reading, PeFLL at alpha = 1 above every method at "
+        "smaller alpha, is shown in the figure, not claimed.", "alpha of the new clients"),
 ])

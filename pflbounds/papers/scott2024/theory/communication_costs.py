@@ -26,8 +26,6 @@ COMMUNICATION_FEDAVG = result(
     "floats exchanged per round by FedAvg", "1", "2c |theta| floats per round.",
     [form("printed", 2 * c * dtheta)],
     relation="=", source="App. A.3", quantity_typst="\"floats per round\"",
-    unchecked=("tested inside another result's check. Check P14 (named for PeFLL's communication) "
-               "divides PeFLL's count by this one."),
     methods=FEDAVG,
 )
 

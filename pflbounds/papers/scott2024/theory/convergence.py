@@ -162,8 +162,6 @@ THEOREM3_1_T_MIN = result(
           "through (b), is a sufficient T, not the smallest. " + _NORMALIZED.strip())],
     relation="=", source="Proof of Theorem 3.1, (107)-(110)", hypotheses=_HYP,
     errata=(ERRATA["erratum5"], ERRATA["erratum7"]), quantity_typst="T_min",
-    unchecked=("tested inside another result's check. The check of erratum7 finds the step "
-               "conditions met at T_min and failed at 0.98 T_min."),
     methods=PEFLL_TRAIN,
 )
 

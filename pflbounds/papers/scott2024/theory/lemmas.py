@@ -74,8 +74,6 @@ LEMMA_C2_45 = result(
           + c**2 * a_max**2)],
     source="Lemma C.2, App. C.2", equations=("45", "50", "52"), hypotheses=(IMPLICIT.id,),
     errata=(ERRATA["erratum13"],), quantity_typst="EE norm(sum_(i in C) a_i)^2",
-    unchecked=("tested inside another result's check. Check P7_lemmaC2 (named for (44)) evaluates "
-               "the uncentred (45) over every c-subset."),
     no_method=("a fact about any c-subset drawn uniformly without replacement from n "
                "independent random vectors (the client sampling of every round)"),
 )
