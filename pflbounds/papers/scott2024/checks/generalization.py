@@ -357,9 +357,9 @@ CHECKS = [
                     "fixed eta_h = 2 U, eta_v = U^T), grid of 6 (alpha_h = alpha_v, alpha_theta) "
                     "with delta/6: a draw violates when the future risk exceeds emp + meta + "
                     "sample at some grid point. HOLDS if the Clopper-Pearson upper limit of "
-                    "the violation rate is <= delta (0 of 300 gives 0.015 at 99%, below 0.05 "
-                    "even under a suite-level Holm level of 1e-5; 100 draws do not decide "
-                    "under the suite's correction).",
+                    "the violation rate is <= delta at its share of the paper's error family (0 "
+                    "of 300 stays below 0.05 at far stricter levels than 99%; 100 draws do "
+                    "not decide).",
         **_quick(_PROB)),
     Check(
         "scott2024.P8_quick", "Theorem 3.2 at delta = 0.3 (quick suite)",
@@ -367,9 +367,9 @@ CHECKS = [
         delta=0.3, engine="mc", replicas=30, block_size=30, plot=plot_terms,
         result_id=THEOREM3_2.id, form="corrected",
         description="P8 small: 30 draws of n = 300 observed clients, delta = 0.3 in the bound "
-                    "and as the allowed violation rate (0 of 30 gives a Clopper-Pearson upper "
-                    "limit of 0.14 at 99%, about 0.26 under a far stricter suite-level "
-                    "Holm level; 10 draws could not decide at 99%)."),
+                    "and as the allowed violation rate (0 of 30 keeps the Clopper-Pearson upper "
+                    "limit below 0.3 at its share of the paper's error family; 10 draws "
+                    "could not decide at 99%)."),
     Check(
         "scott2024.P8_planted", "Planted claim: er <= emp (no complexity terms)",
         CheckKind.HOLDS_WITH_PROBABILITY, Verdict.VIOLATED, simulate_planted, grid=(POINT_B,),
