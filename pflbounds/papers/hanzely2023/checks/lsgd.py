@@ -195,7 +195,8 @@ CHECKS = [
           quick_grid=tuple({**_P5_BASE, "tau": t} for t in (2, 8)), engine="exact",
           result_id=THEOREM5.id, form="corrected",
           description="Identical clients (zeta_* = 0), sigma = 0, MX2 with L^beta/L^w = 101 "
-          "(tau* - 1 = L^beta/(2 sqrt(3e) L^w) = 17.7): deterministic runs.",
+          "(tau* - 1 = L^beta/(2 sqrt(3e) L^w), between the grid's taus 16 and 32): "
+          "deterministic runs.",
           xlabel="tau", ylabel="rounds to eps"),
     Check(P + "P5_below", "Below tau*, LSGD-PFL's rounds to eps fall as 1/tau",
           CheckKind.SCALING, Verdict.HOLDS, simulate_p5,
@@ -204,7 +205,8 @@ CHECKS = [
           result_id=TABLE1_LSGD.id, form="printed", predicted=-1.0, tolerance=0.15,
           x_param="tau",
           description="Table 1: max(L^beta/tau, L^w)/mu rounds; with the step 1/(4 L^beta) "
-          "(tau - 1 below tau* - 1 = 17.7) the iterations do not depend on tau.",
+          "(tau - 1 below tau* - 1 = L^beta/(2 sqrt(3e) L^w)) the iterations do not depend "
+          "on tau.",
           xlabel="tau", ylabel="rounds to eps"),
     Check(P + "P5_above", "Above tau*, LSGD-PFL's rounds to eps level off", CheckKind.SCALING,
           Verdict.HOLDS, simulate_p5, grid=tuple({**_P5_BASE, "tau": t} for t in _TAUS_ABOVE),
