@@ -1,4 +1,18 @@
-"""What the audits need to know about hanzely2023 (read by :mod:`pflbounds.audit`).
+"""What the audits need to know about hanzely2023 (read by :mod:`pflbounds.audit` and
+:mod:`pflbounds.tightness`).
+
+``WORST_CASES``: seeded random searches over the generators of the checks
+(:mod:`pflbounds.papers.hanzely2023.worst_cases`: lambda, the spread of the client optima,
+the step's fraction of its cap, the instance seed), every instance's constants computed from
+it, the method measured exactly; a worse instance may exist outside the generators:
+
+* Theorem 5 (printed and corrected) on LSGD-PFL with noise (sigma^2 = 1) and heterogeneous
+  clients, MX2 with tau = 5 and MT2 with tau = 2, at K = 1, 30 and 1000 (the initial term,
+  the transition, the noise floor); 30 draws per K.
+* Theorems 3 and 4 on the P11 runs (exact gradients, the constants of Assumptions 4-7 on the
+  trajectory), tau in {2, 5}, K in {10, 100, 400} (Theorem 4: 10, 100, 500).
+* Lemma 5's (21) and (22) at one state of the iterates, MX2 and MT2, 200 draws of the state
+  (its scale over four decades, the spread of the local copies) and of the instance.
 
 ``TIGHTNESS``: Theorem 5 with one client (M = 1, so zeta_* = 0), tau = 1 and no noise
 (sigma = 0) is gradient descent with the constant step eta on F, a function that is L-smooth
@@ -20,8 +34,9 @@ methods: their theorems bound expectations over the block draws.
 from pflbounds.audit.tightness import TightnessCase
 from pflbounds.papers.hanzely2023.theory.asvrcd import THEOREM9
 from pflbounds.papers.hanzely2023.theory.lower import EQ54
-from pflbounds.papers.hanzely2023.theory.lsgd import THEOREM5
+from pflbounds.papers.hanzely2023.theory.lsgd import LEMMA5, THEOREM5
 from pflbounds.papers.hanzely2023.theory.nonconvex import LEMMA14, THEOREM3, THEOREM4
+from pflbounds.tightness import Box, Search, SearchCase
 
 _FIXED = {"Lw": 1.0, "Lb": 1.0, "M": 1.0, "tau": 1.0, "B": 1.0, "sigma2": 0.0, "zeta2": 0.0}
 _POINTS = tuple({"mu": mu, "L": 1.0, "eta": eta} for mu in (0.05, 0.2) for eta in (0.25, 0.125))
@@ -38,6 +53,61 @@ TIGHTNESS = [
                   fixed={**_FIXED, "Dw0": 0.0}, points=_POINTS, initial="Db0",
                   initial_condition="distance", measure="weighted_average",
                   title=_TITLE + " (on beta, where the printed Phi^0 is smallest)"),
+]
+
+_W = "pflbounds.papers.hanzely2023.worst_cases:"
+_DATA = {"noise": 0.1, "n": 10}
+"""The checks' component noise and component count (random least-squares clients)."""
+_SEED = Box(1, 0, 1000)
+"""The instance seed (floored): the checks' generator draws spectra and optima from it."""
+
+
+def _theorem5(form: str, objective: str, tau: int) -> SearchCase:
+    gen = {"lam": Box(1, 0.2, 5.0), **({"Lam": Box(1, 1.0, 10.0)} if objective == "mt2"
+                                       else {})}
+    return SearchCase(
+        THEOREM5.id, form, f"{_W}LSGD_{objective.upper()}",
+        fixed={**_DATA, "M": 5, "d": 2, "tau": tau, "sigma2": 1.0},
+        free={**gen, "spread": Box(1, 0.0, 3.0), "instance": _SEED,
+              "eta_frac": Box(1, 0.05, 1.0)},
+        sweep={"K": [1, 30, 1000]}, search=Search(mode="random", seed=0, budget=30),
+        title=f"Theorem 5 ({form}) on LSGD-PFL, generated {objective.upper()} (M = 5, d = 2), "
+              f"tau = {tau}, sigma^2 = 1, heterogeneous clients, the step up to the corrected "
+              "cap")
+
+
+def _nonconvex(result: str, model: str, Ks: list[int], budget: int, step: bool) -> SearchCase:
+    free = {"lam": Box(1, 0.2, 5.0), "instance": _SEED,
+            **({"eta_frac": Box(1, 0.05, 1.0)} if step else {})}
+    return SearchCase(
+        result, "printed", _W + model, fixed={"mup": 0.5, "Lp": 1.0, "M": 3, "d": 2},
+        free=free, sweep={"tau": [2, 5], "K": Ks},
+        search=Search(mode="random", seed=0, budget=budget),
+        title=f"{result.split('.')[-1].capitalize()} on LSGD-PFL with exact gradients (P11's "
+              "generated MX2, M = 3, d = 2), the constants of Assumptions 4-7 on the "
+              "trajectory")
+
+
+def _lemma5(part: str, objective: str) -> SearchCase:
+    gen = {"lam": Box(1, 0.2, 5.0), **({"Lam": Box(1, 1.0, 10.0)} if objective == "mt2"
+                                       else {})}
+    return SearchCase(
+        LEMMA5.id, "printed", _W + ("LEMMA5_STATES" if objective == "mx2"
+                                    else "LEMMA5_STATES_MT2"),
+        fixed={**_DATA, "M": 5, "d": 3, "spread": 1.0}, part=part, measure=part,
+        free={**gen, "instance": _SEED, "scale": Box(1, 1e-3, 10.0), "mix": Box(1, 0.0, 1.0),
+              "state": _SEED},
+        search=Search(mode="random", seed=0, budget=200),
+        title=f"Lemma 5 ({part}) at one state of the iterates, generated "
+              f"{objective.upper()} (M = 5, d = 3)")
+
+
+WORST_CASES = [
+    *[_theorem5(form, obj, tau) for form in ("corrected", "printed")
+      for obj, tau in (("mx2", 5), ("mt2", 2))],
+    _nonconvex(THEOREM3.id, "THEOREM3_RUNS", [10, 100, 400], 12, True),
+    _nonconvex(THEOREM4.id, "THEOREM4_RUNS", [10, 100, 500], 8, False),
+    *[_lemma5(part, obj) for part in ("21", "22") for obj in ("mx2", "mt2")],
 ]
 
 MUTANT_NOTES = {
@@ -92,3 +162,37 @@ MUTANT_NOTES = {
         "= p_w, so dropping rho n (or its n) from 2 p_beta + rho n lowers the beta count by "
         "7%, inside P6_grads' factor 1.28 for beta.",
 }
+
+_CATALOGUE = ("reads the encoded constants from the objectives catalogue (instances.encoded: "
+              "the table Lemmas 1-4 and Table 2 are built from), not through the catalog's "
+              "results, so a planted formula of {} does not reach its bound")
+_NO_FORM = "evaluates no formula of the paper: {}"
+_SECTION5 = ("Section 5: compares two methods' measured losses with each other; Theorems "
+             "8-9's parameters set ASCD-PFL's and ASVRCD-PFL's steps, and a planted parameter "
+             "moves both runs' losses without reversing a gap of a decade or more")
+
+BLIND_CHECKS = {
+    "hanzely2023.E_apfl2_mu": _CATALOGUE.format("Lemma 3"),
+    "hanzely2023.E_mt2_table2": _CATALOGUE.format("Lemma 1 or Table 2 (MT2)"),
+    "hanzely2023.E_ws2": _CATALOGUE.format("Lemma 4 or Table 2 (WS2)"),
+    "hanzely2023.P8": _CATALOGUE.format("Lemmas 1-4"),
+    "hanzely2023.E_svrcd": _NO_FORM.format("the bias of Algorithm 7's estimator, by "
+                                           "enumeration, against 0 (tolerance 1e-12)"),
+    "hanzely2023.E_table3_residual": (
+        "reads Table 3's corrected residual cells as formulas (the catalog's form, outside "
+        "bound(): its random constants include points with mu > L^w_R, which bound() refuses), "
+        "so a planted formula does not replace them"),
+    "hanzely2023.P12": _NO_FORM.format(
+        "the calculator's MT2 rows compared with each other (symbolic substitution)"),
+    "hanzely2023.P2_scd": _NO_FORM.format(
+        "SCD-PFL's measured rounds against the exponent 1 fixed in the check"),
+    "hanzely2023.regime_map": ("compares the calculator's rows with each other (symbolic "
+                               "substitution of the objective's constants, not the catalog's "
+                               "results): a planted formula does not reach them"),
+    "hanzely2023.S51": _SECTION5,
+    "hanzely2023.S51_ascd": _SECTION5,
+    "hanzely2023.S52": _SECTION5,
+    "hanzely2023.S52_ascd": _SECTION5,
+}
+"""Checks no planted wrong formula can change, with why (checked by the planted-formula test
+of hanzely2023: a check listed here that sees one, or a blind one not listed, fails it)."""
