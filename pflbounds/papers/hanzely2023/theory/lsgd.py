@@ -73,8 +73,6 @@ THEOREM1 = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 1 (Corollary D.1 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
-    unchecked=("a derived count, not evaluated by a check. Theorem 5's bound solved for K (O~); "
-               "check P5 counts rounds against Theorem 5 itself."),
     methods=LSGD,
 )
 
