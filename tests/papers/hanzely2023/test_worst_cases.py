@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from pflbounds.checking import bound
-from pflbounds.papers.hanzely2023.checks.common import instance
-from pflbounds.papers.hanzely2023.checks.lsgd import simulate_p4
-from pflbounds.papers.hanzely2023.checks.nonconvex import simulate_theorem3
 from pflbounds.papers.hanzely2023.audit import (
     LEMMA5_STATES,
     LSGD_MX2,
     THEOREM3_RUNS,
 )
+from pflbounds.papers.hanzely2023.checks.common import instance
+from pflbounds.papers.hanzely2023.checks.lsgd import simulate_p4
+from pflbounds.papers.hanzely2023.checks.nonconvex import simulate_theorem3
 from pflbounds.papers.hanzely2023.theory.lsgd import LEMMA5, THEOREM5
 from pflbounds.tightness import InstanceError
 
