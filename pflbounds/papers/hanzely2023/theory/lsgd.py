@@ -126,8 +126,6 @@ THEOREM5_WEAK = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
     errata=(*_LSGD_ERRATA, ERRATA["erratum14"]), quantity_typst=_THM5_QT,
-    unchecked=("no instance family yet. It needs a convex, not strongly convex, objective; checks "
-               "P4 and P5 run strongly convex ones."),
     methods=LSGD,
 )
 
