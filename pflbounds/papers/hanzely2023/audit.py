@@ -215,6 +215,12 @@ BLIND_CHECKS = {
     "hanzely2023.regime_map": ("compares the calculator's rows with each other (symbolic "
                                "substitution of the objective's constants, not the catalog's "
                                "results): a planted formula does not reach them"),
+    "hanzely2023.P_table3_ws2": _NO_FORM.format(
+        "ACD-PFL's measured rounds against the exponent 1/2 of the row's cell, fixed in the "
+        "check"),
+    "hanzely2023.P_table3_apfl2": _NO_FORM.format(
+        "ACD-PFL's measured rounds against the exponent 1/2 of the row's cell, fixed in the "
+        "check"),
     "hanzely2023.S51": _SECTION5,
     "hanzely2023.S51_ascd": _SECTION5,
     "hanzely2023.S52": _SECTION5,
