@@ -90,8 +90,9 @@ THEOREM2 = result(
              "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 2 (Corollary D.2 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
-    unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~); "
-               "no check runs a merely convex objective."),
+    unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~, "
+               "its constants and logs hidden); check P_theorem5_weak tests the bound it is "
+               "read from."),
     methods=LSGD,
 )
 
