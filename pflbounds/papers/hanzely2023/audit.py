@@ -221,6 +221,9 @@ BLIND_CHECKS = {
     "hanzely2023.P_table3_apfl2": _NO_FORM.format(
         "ACD-PFL's measured rounds against the exponent 1/2 of the row's cell, fixed in the "
         "check"),
+    "hanzely2023.P_table1_acd": _NO_FORM.format(
+        "ACD-PFL's measured grad_beta F calls against the exponent 1/2 of Table 1's cell, "
+        "fixed in the check"),
     "hanzely2023.S51": _SECTION5,
     "hanzely2023.S51_ascd": _SECTION5,
     "hanzely2023.S52": _SECTION5,

@@ -38,6 +38,7 @@ from pflbounds.papers.hanzely2023.checks.common import (
 )
 from pflbounds.papers.hanzely2023.errata import ERRATA
 from pflbounds.papers.hanzely2023.symbols import Lam, Lcp, Lp, lam, n
+from pflbounds.papers.hanzely2023.theory.acd import TABLE1_ACD
 from pflbounds.papers.hanzely2023.theory.table3 import (
     PRINTED,
     TABLE3_APFL2,
@@ -288,6 +289,18 @@ CHECKS = [
     _row_check(TABLE3_WS2, "ws2", "comm", "Lp",
                tuple({**_ROW, "objective": "ws2", "d_w": 1, "Lp": x, "count": "comm"}
                      for x in _LPS), "rounds"),
+    Check(P + "P_table1_acd", "Table 1 (ACD-PFL): grad_beta F calls grow as sqrt(L^beta/mu)",
+          CheckKind.SCALING, Verdict.HOLDS, simulate_row,
+          grid=tuple({**_ROW, "objective": "ws2", "d_w": 1, "Lp": x, "count": "grad_beta"}
+                     for x in _LPS),
+          quick_grid=tuple({**_ROW, "objective": "ws2", "d_w": 1, "Lp": x,
+                            "count": "grad_beta"} for x in _LPS[::3]),
+          engine="exact", result_id=TABLE1_ACD.id, form="printed", predicted=0.5,
+          tolerance=0.1, x_param="Lp",
+          description="WS2 with identical clients (L^beta/mu proportional to L'/mu'): exact "
+          "expected grad_beta F calls ((1 - p_w) x iterations) of ACD-PFL to 1e-6 of the "
+          "initial error, L' swept; predicted: the exponent 1/2 of Table 1's sqrt(L^beta/mu).",
+          xlabel="Lp", ylabel="grad_beta F calls"),
     _row_check(TABLE3_APFL2, "apfl2", "comm", "Lam",
                tuple({**_ROW, "objective": "apfl2", "Lp": 2.0, "Lam": x,
                       "alpha": _APFL_ALPHA, "count": "comm"} for x in _APFL_LAMS),
