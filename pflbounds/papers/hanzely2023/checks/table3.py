@@ -29,16 +29,9 @@ import numpy as np
 import sympy as sp
 
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.hanzely2023.checks.common import (
-    REL,
-    P,
-    acd_iterations_to,
-    instance,
-    simulate_comm,
-)
+from pflbounds.papers.hanzely2023.checks.common import LPS, ROW, P, simulate_comm, simulate_row
 from pflbounds.papers.hanzely2023.errata import ERRATA
 from pflbounds.papers.hanzely2023.symbols import Lam, Lcp, Lp, lam, n
-from pflbounds.papers.hanzely2023.theory.acd import TABLE1_ACD
 from pflbounds.papers.hanzely2023.theory.table3 import (
     PRINTED,
     TABLE3_APFL2,
@@ -238,23 +231,6 @@ def simulate_residual(p: Mapping[str, Any], R: int, seed) -> dict:
             "bound_printed": np.concatenate(bp), "bound_corrected": np.concatenate(bc)}
 
 
-def simulate_row(p: Mapping[str, Any], R: int, seed) -> dict:
-    """ACD-PFL's expected cost to REL of the initial error on a Table 3 objective, exactly:
-    the rounds (p_w x iterations) for ``count = "comm"``, the grad_beta F calls ((1 - p_w) x
-    iterations) for ``count = "grad_beta"``."""
-    obj = instance(p)
-    k, par = acd_iterations_to(obj, REL)
-    share = par["pw"] if p["count"] == "comm" else 1.0 - par["pw"]
-    c = obj.constants
-    return {"cost": np.asarray(share * k), "iterations": np.asarray(float(k)),
-            "Lw_over_mu": np.asarray(c["Lw"] / c["mu"]),
-            "Lb_over_mu": np.asarray(c["Lb"] / c["mu"])}
-
-
-_ROW = {"M": 5, "d": 2, "n": 10, "mup": 0.2, "identical": True}
-"""Identical clients (client 0's data for all): the averaged losses keep the spectrum [mu',
-L'] of one client, so the constants of the rows are L' and mu' themselves."""
-_LPS = (2.0, 8.0, 32.0, 128.0)
 _APFL_ALPHA = [0.2] * 5
 _APFL_LAMS = (2.5, 10.0, 40.0, 160.0)
 """Lambda from above Lemma 3's minimum max_m (3 alpha_m^2 + (1 - alpha_m)^2/2) = 0.44."""
@@ -287,22 +263,10 @@ CHECKS = [
           plot=Plot("scatter"),
           xlabel="random point (grad_w F_i, then grad_beta F_i)", ylabel="count"),
     _row_check(TABLE3_WS2, "ws2", "comm", "Lp",
-               tuple({**_ROW, "objective": "ws2", "d_w": 1, "Lp": x, "count": "comm"}
-                     for x in _LPS), "rounds"),
-    Check(P + "P_table1_acd", "Table 1 (ACD-PFL): grad_beta F calls grow as sqrt(L^beta/mu)",
-          CheckKind.SCALING, Verdict.HOLDS, simulate_row,
-          grid=tuple({**_ROW, "objective": "ws2", "d_w": 1, "Lp": x, "count": "grad_beta"}
-                     for x in _LPS),
-          quick_grid=tuple({**_ROW, "objective": "ws2", "d_w": 1, "Lp": x,
-                            "count": "grad_beta"} for x in _LPS[::3]),
-          engine="exact", result_id=TABLE1_ACD.id, form="printed", predicted=0.5,
-          tolerance=0.1, x_param="Lp",
-          description="WS2 with identical clients (L^beta/mu proportional to L'/mu'): exact "
-          "expected grad_beta F calls ((1 - p_w) x iterations) of ACD-PFL to 1e-6 of the "
-          "initial error, L' swept; predicted: the exponent 1/2 of Table 1's sqrt(L^beta/mu).",
-          xlabel="Lp", ylabel="grad_beta F calls"),
+               tuple({**ROW, "objective": "ws2", "d_w": 1, "Lp": x, "count": "comm"}
+                     for x in LPS), "rounds"),
     _row_check(TABLE3_APFL2, "apfl2", "comm", "Lam",
-               tuple({**_ROW, "objective": "apfl2", "Lp": 2.0, "Lam": x,
+               tuple({**ROW, "objective": "apfl2", "Lp": 2.0, "Lam": x,
                       "alpha": _APFL_ALPHA, "count": "comm"} for x in _APFL_LAMS),
                "rounds"),
     Check(P + "P10", "Less personalization costs more communication: MT2 rounds grow as "
