@@ -278,7 +278,7 @@ def plot(outcome) -> list[dict]:
 
 def _grid(section: str, rounds: int, methods: tuple[str, str]) -> tuple[dict, ...]:
     return tuple({"section": section, "sigma_h": s, "n": 100, "rounds": rounds, "points": 12,
-                  "methods": methods} for s in SIGMA_H[section])
+                  "methods": list(methods)} for s in SIGMA_H[section])
 
 
 _OBJECTIVE = {"5.1": "objective (11)", "5.2": "objective (16)"}
