@@ -51,7 +51,8 @@ import numpy as np
 
 from pflbounds.audit.tightness import TightnessCase
 from pflbounds.papers.hanzely2023.experiments.section5 import FIGURE1, FIGURE2
-from pflbounds.papers.hanzely2023.theory.asvrcd import THEOREM9
+from pflbounds.papers.hanzely2023.theory.asvrcd import LEMMA16, LEMMA16_57, THEOREM9
+from pflbounds.papers.hanzely2023.theory.facts import PROPOSITION1
 from pflbounds.papers.hanzely2023.theory.lower import EQ54
 from pflbounds.papers.hanzely2023.theory.lsgd import LEMMA5, THEOREM1, THEOREM5, THEOREM5_WEAK
 from pflbounds.papers.hanzely2023.theory.nonconvex import LEMMA14, THEOREM3, THEOREM4
@@ -171,6 +172,14 @@ UNSEARCHED = {
         "not a bound: P11_theorem4 evaluates it to choose beta; no model measures it.",
 }
 """Why no search covers a form that checks evaluate, keyed by ``result:form`` or ``result``."""
+_ATTAINED = ("attained (ratio 1) on the check's own instances ({}): the worst ratio is known "
+             "exactly, there is nothing to search")
+UNSEARCHED.update({
+    LEMMA16.id: _ATTAINED.format("rank-one Hessians vv^T with ||v_x|| = ||v_y||"),
+    LEMMA16_57.id: _ATTAINED.format("rank-one Hessians, the pair along v"),
+    PROPOSITION1.id: _ATTAINED.format("quadratics along their top eigenvector for (32)-(33), "
+                                      "v = xi u for (34), equal v_i for (36)"),
+})
 UNSEARCHED.update({r.id: "the tie (ratio 1) of a comparison of two methods' losses, decided "
                          "over draws by the comparison checks S51-S52; no bound to search"
                    for r in (FIGURE1, FIGURE2)})
@@ -270,9 +279,7 @@ class GeneratedLSGD(Model):
 
     kind = "exact"
     parameters = ()
-    measures = ("weighted", "uniform")
-    """Theorem 5's weighted average of the virtual iterates, or their uniform average (its
-    weights at mu = 0, Theorem 5's mu = 0 statement)."""
+    measures = ("weighted", "uniform")  # Theorem 5's average, or its weights at mu = 0
     _GEN = ("lam", "Lam", "spread", "noise", "instance", "M", "d", "n")
 
     def __init__(self, objective: str) -> None:
