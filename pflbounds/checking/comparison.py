@@ -55,6 +55,12 @@ __all__ = ["ORDERS", "DrawPlan", "check_alpha", "comparison_points", "comparison
 if TYPE_CHECKING:  # pragma: no cover
     from pflbounds.checking.check import Check
 
+_OWN = ("point", "params", "draws", "differences", "mean", "lo", "hi", "sd", "count",
+        "method_means")
+"""The keys a comparison point sets itself; a simulation's other evidence (curves for a
+figure, the instance's constants) is kept beside them."""
+
+
 def _g(x: float) -> str:
     return f"{x:.4g}"
 
@@ -122,6 +128,7 @@ def comparison_points(
             if worst is None or lo[j] < worst[0]:
                 worst = (float(lo[j]), txt)
         points.append({
+            **{k: v for k, v in ev.items() if k not in _OWN},  # the point's other evidence
             "point": i, "params": dict(params[i]), "draws": x, "differences": d,
             "mean": mean, "lo": lo, "hi": hi, "sd": sd, "count": np.asarray(float(n)),
             "method_means": x.mean(axis=0),

@@ -185,7 +185,10 @@ class _Point:
         if missing:
             raise CaseError(f"{case.label}: {model.name} needs the constant(s) "
                             f"{', '.join(missing)}: fix, sweep or search them")
-        self.bound_varies = bool(set(self.free_consts) & set(result.inputs(case.form)))
+        # a searched constant moves the bound when the bound reads it, or when the model
+        # derives the bound's constants from it (a generated instance's certified constants)
+        self.bound_varies = bool(set(self.free_consts) & (set(result.inputs(case.form))
+                                                          | set(model.constants)))
         self._fixed_bound: tuple[float, list[str]] | None = None
         if not self.bound_varies:
             self.bound(constants)  # the hypotheses at the constants, before the sets

@@ -107,6 +107,16 @@ def test_interval_is_the_t_interval_of_the_paired_differences():
     assert v3 is Verdict.INCONCLUSIVE
 
 
+def test_a_points_other_evidence_is_kept_beside_the_interval():
+    """Curves or constants a simulation returns with its draws reach the outcome (a figure
+    reads them); the interval's own keys are the comparison's, not the simulation's."""
+    c = _check()
+    ev = [{**_planted({"mean": 1.0}, 9, None), "curve": np.arange(3.0), "mean": np.zeros(1)}]
+    *_, pts = comparison_points(c, ev, c.grid, alpha=0.025)
+    assert np.array_equal(pts[0]["curve"], np.arange(3.0))
+    assert pts[0]["mean"][0] == pytest.approx(pts[0]["differences"].mean())
+
+
 def test_pair_names_put_the_claimed_larger_side_first():
     assert pair_names(["A", "B", "C"], "increasing") == ["B - A", "C - B"]
     assert pair_names(["C", "B"], "decreasing") == ["C - B"]

@@ -7,7 +7,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pflbounds.tightness import Box, Search, SearchCase, Simplex, Sphere, run_case, spectrum
+from pflbounds.tightness import (
+    Box,
+    Measurement,
+    Model,
+    Search,
+    SearchCase,
+    Simplex,
+    Sphere,
+    register_model,
+    run_case,
+    spectrum,
+)
 from pflbounds.tightness.registry import get_model
 
 
@@ -163,3 +174,31 @@ def test_local_sgd_drift_comes_from_misaligned_clients(tightfix):
     assert p.verdict == "VIOLATED" and p.ratio > 100
     Q = np.array(p.instance["rotations"])
     assert abs(abs(float(Q[0, :, 0] @ Q[1, :, 0])) - 1) > 0.1  # eigenvectors not aligned
+
+
+class _Generated(Model):
+    """A generator model: its searched constant ``scale`` sets the instance, whose certified
+    R0 it derives; the measure is sgd_any's bound without noise at that R0 (so measured /
+    bound is 1 at every instance when the bound follows the derived R0)."""
+
+    name = "test_generated_r0"
+    constants = ("mu", "L", "eta", "K", "scale")
+
+    def derived(self, c):
+        return {"R0": float(c["scale"]) ** 2, "sigma2": 0.0}
+
+    def admissible(self, c, inst, *, seed=0):
+        return None
+
+    def measure(self, c, inst, measure, *, seed=0, replicas=0, stream=0):
+        return Measurement(c["L"] / 2 * (1 - c["eta"] * c["mu"]) ** c["K"] * c["scale"] ** 2)
+
+
+def test_a_searched_generator_constant_moves_the_bound_through_the_derived_ones(tightfix):
+    register_model(_Generated())
+    p = run_case(SearchCase("tightfix.sgd_any", "printed", "test_generated_r0",
+                            fixed={"mu": 0.1, "L": 1.0, "eta": 0.5, "K": 10},
+                            free={"scale": Box(1, 0.5, 2.0)},
+                            search=Search(mode="random", seed=0, budget=20))).points[0]
+    assert p.ratio == pytest.approx(1.0, rel=1e-12)  # not 16: the bound is not the first one
+    assert p.constants["R0"] == pytest.approx(p.constants["scale"] ** 2, rel=1e-12)

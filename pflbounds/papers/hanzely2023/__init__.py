@@ -18,7 +18,7 @@ P.register(
 
 MANIFEST = Manifest(
     theory=("objectives", "lsgd", "nonconvex", "lower", "acd", "asvrcd", "facts", "table3"),
-    checks=("objectives", "lsgd", "nonconvex", "lower", "acd", "asvrcd", "table3"),
+    checks=("objectives", "lsgd", "nonconvex", "lower", "acd", "asvrcd", "facts", "table3"),
     experiments=("section5",),
     instances=True,
     complexity=True,

@@ -1,6 +1,7 @@
 """Shared pieces of the hanzely2023 checks: instances from grid points, the catalog's step
 parameters, exact ACD-PFL curves and costs to reach a target, and the rounds ACD-PFL needs to
-reach one (P2 on Theorem 7, P9 on the rescaling, P10 on Table 3)."""
+reach one (P2 on Theorem 7, P9 on the rescaling, P10 on Table 3), and the measured costs of
+Tables 1 and 3's rows (P_table1_acd, P_table3_*)."""
 
 from __future__ import annotations
 
@@ -107,3 +108,23 @@ def simulate_comm(p: Mapping[str, Any], R: int, seed) -> dict:
     k, par = acd_iterations_to(obj, REL)
     return {"cost": np.asarray(par["pw"] * k), "iterations": np.asarray(float(k)),
             "kappa_w": np.asarray(obj.constants["Lw"] / obj.constants["mu"])}
+
+
+# ------------------------------------------------------------------------------ Tables 1 and 3
+def simulate_row(p: Mapping[str, Any], R: int, seed) -> dict:
+    """ACD-PFL's expected cost to REL of the initial error on a Table 3 objective, exactly:
+    the rounds (p_w x iterations) for ``count = "comm"``, the grad_beta F calls ((1 - p_w) x
+    iterations) for ``count = "grad_beta"``."""
+    obj = instance(p)
+    k, par = acd_iterations_to(obj, REL)
+    share = par["pw"] if p["count"] == "comm" else 1.0 - par["pw"]
+    c = obj.constants
+    return {"cost": np.asarray(share * k), "iterations": np.asarray(float(k)),
+            "Lw_over_mu": np.asarray(c["Lw"] / c["mu"]),
+            "Lb_over_mu": np.asarray(c["Lb"] / c["mu"])}
+
+
+ROW = {"M": 5, "d": 2, "n": 10, "mup": 0.2, "identical": True}
+"""Identical clients (client 0's data for all): the averaged losses keep the spectrum [mu',
+L'] of one client, so the constants of the rows are L' and mu' themselves."""
+LPS = (2.0, 8.0, 32.0, 128.0)

@@ -102,8 +102,9 @@ CHECKS = [
     Check(P + "E_apfl2_mu", "Lemma 3's mu'(1 - alpha_max)^2/M is too large; /(2M) holds",
           CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_erratum, grid=(_APFL_ISO,),
           engine="exact", result_id=LEMMA3.id, form="corrected", rel_tol=1e-10,
-          description="Isotropic f'_m, alpha = 0.1, the smallest admissible Lambda: true "
-          "M mu/mu' = 0.424 < 0.81.",
+          description="Isotropic f'_m, alpha = 0.1, the smallest admissible Lambda: the "
+          "certified M mu/mu' (computed from the instance) against the printed "
+          "(1 - alpha_max)^2 and the corrected (1 - alpha_max)^2/2.",
           xlabel="constant (1/mu, L^w, L^beta, Lcal^w, Lcal^beta)", ylabel="value",
           plot=Plot("dots", categories=CONSTANTS, **_LABELS)),
     Check(P + "E_mt2_table2", "Table 2's MT2 smoothness constants (/2M) are too small; "

@@ -29,15 +29,17 @@ import numpy as np
 import sympy as sp
 
 from pflbounds.checking import Check, CheckKind, Verdict
-from pflbounds.papers.hanzely2023.checks.common import P, simulate_comm
+from pflbounds.papers.hanzely2023.checks.common import LPS, ROW, P, simulate_comm, simulate_row
 from pflbounds.papers.hanzely2023.errata import ERRATA
 from pflbounds.papers.hanzely2023.symbols import Lam, Lcp, Lp, lam, n
 from pflbounds.papers.hanzely2023.theory.table3 import (
     PRINTED,
+    TABLE3_APFL2,
     TABLE3_COLUMNS,
     TABLE3_HEADERS,
     TABLE3_MT2,
     TABLE3_RESIDUAL,
+    TABLE3_WS2,
     regenerated,
 )
 from pflbounds.reporting.figure_specs import Plot
@@ -229,6 +231,23 @@ def simulate_residual(p: Mapping[str, Any], R: int, seed) -> dict:
             "bound_printed": np.concatenate(bp), "bound_corrected": np.concatenate(bc)}
 
 
+_APFL_ALPHA = [0.2] * 5
+_APFL_LAMS = (2.5, 10.0, 40.0, 160.0)
+"""Lambda from above Lemma 3's minimum max_m (3 alpha_m^2 + (1 - alpha_m)^2/2) = 0.44."""
+
+
+def _row_check(row, key: str, count: str, x_param: str, grid: tuple, what: str) -> Check:
+    return Check(
+        P + f"P_table3_{key}", f"Table 3 ({key}): ACD-PFL's {what} grow as the row's "
+        f"square root", CheckKind.SCALING, Verdict.HOLDS, simulate_row, grid=grid,
+        quick_grid=grid[::3], engine="exact", result_id=row.id, form="printed",
+        predicted=0.5, tolerance=0.1, x_param=x_param,
+        description=f"Row {key} of Table 3, {count} cell: exact expected {what} of ACD-PFL "
+        "(Theorem 7's parameters) to 1e-6 of the initial error on random least-squares "
+        f"clients, {x_param} swept; predicted: the exponent 1/2 of the cell.",
+        xlabel=x_param, ylabel=what)
+
+
 CHECKS = [
     Check(P + "P12", "Table 3 agrees with Theorems 7-8 and the constants, up to constants",
           CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p12,
@@ -243,6 +262,13 @@ CHECKS = [
           engine="symbolic", result_id=TABLE3_RESIDUAL.id, form="corrected",
           plot=Plot("scatter"),
           xlabel="random point (grad_w F_i, then grad_beta F_i)", ylabel="count"),
+    _row_check(TABLE3_WS2, "ws2", "comm", "Lp",
+               tuple({**ROW, "objective": "ws2", "d_w": 1, "Lp": x, "count": "comm"}
+                     for x in LPS), "rounds"),
+    _row_check(TABLE3_APFL2, "apfl2", "comm", "Lam",
+               tuple({**ROW, "objective": "apfl2", "Lp": 2.0, "Lam": x,
+                      "alpha": _APFL_ALPHA, "count": "comm"} for x in _APFL_LAMS),
+               "rounds"),
     Check(P + "P10", "Less personalization costs more communication: MT2 rounds grow as "
           "sqrt(Lambda)", CheckKind.SCALING, Verdict.HOLDS, simulate_comm,
           grid=tuple({"objective": "mt2", "lam": 0.5, "Lam": x} for x in _LAMBDAS_MT2),

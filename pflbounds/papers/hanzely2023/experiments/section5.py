@@ -31,14 +31,15 @@ the beta_m^*, the shared model of (11)).
 Sizes: n (the paper 1000) and the number of rounds (the paper 1000) are inputs; the
 replicas (the paper 30) are the check's.
 
-``S51`` and ``S52`` (Monte Carlo): after the same number of communication rounds, ASCD-PFL
-and ASVRCD-PFL have a lower training loss F - F^* than LSGD-PFL, in expectation of the ratio
-to LSGD-PFL's in the same replica (measured) against 1 (bound), at every heterogeneity level of
-the paper's grid. Their figures are Figures 1-2's: F - F^* and the estimation error against
-communication rounds, mean +- standard error over the replicas, one figure per sigma_h.
-Sizes are smaller than the paper's (n = 100 for 1000, 200 rounds for 1000, 10 replicas for
-30); the full grids are the paper's sigma_h. Neither check names its claim's result (they
-record no result id).
+Comparison checks (Monte Carlo, paired over draws): ``S51`` (ASVRCD-PFL) and ``S51_ascd``
+(ASCD-PFL) for Figure 1, ``S52`` and ``S52_ascd`` for Figure 2: after the same number of
+communication rounds the method's training loss F - F^* is below LSGD-PFL's, decided by a t
+interval on the paired differences of log10(F - F^*) over draws (a draw: the two methods'
+randomness on the generated data set of its sigma_h), at every heterogeneity level of the
+paper's grid. The draws are fixed before the run (``PLAN``). Their figures are Figures 1-2's
+for the two methods compared: F - F^* and the estimation error against communication
+rounds, mean +- standard error over the draws, one curve per sigma_h. Sizes are smaller than
+the paper's (n = 100 for 1000, 200 rounds for 1000); the full grids are the paper's sigma_h.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ import sympy as sp
 
 from pflbounds.algorithms.block_pfl import run_ascd_pfl, run_asvrcd_pfl, run_lsgd_pfl
 from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.checking.draws import DrawPlan
 from pflbounds.papers.hanzely2023.checks.common import P
 from pflbounds.papers.hanzely2023.instances import build
 from pflbounds.papers.hanzely2023.paper import SECTION5, form, result
@@ -150,9 +152,9 @@ def estimation_error(section: str, obj: PFLObjective, data: Mapping[str, np.ndar
 
 
 def run(p: Mapping[str, Any], R: int, rng: np.random.Generator) -> dict[str, Any]:
-    """The three methods on one sigma_h, R replicas each, for ``rounds`` expected
-    communication rounds; curves of F - F^* and of the estimation error at ``points`` round
-    counts, with the rounds each method's run used (mean over replicas)."""
+    """The three methods (or those ``methods`` names) on one sigma_h, R replicas each, for
+    ``rounds`` expected communication rounds; curves of F - F^* and of the estimation error
+    at ``points`` round counts, with the rounds each method's run used (mean over replicas)."""
     section, sigma_h, n = p["section"], float(p["sigma_h"]), int(p["n"])
     ridge = float(p.get("ridge", 1e-4))
     data = generate(section, sigma_h, n, np.random.default_rng([111, int(p.get("data", 0))]),
@@ -165,7 +167,7 @@ def run(p: Mapping[str, Any], R: int, rng: np.random.Generator) -> dict[str, Any
     out: dict[str, Any] = {"rounds": grid.astype(float), "lam": lam, **par}
     per_round = {"LSGD-PFL": 5.0, "ASCD-PFL": 1 / par["pw"],
                  "ASVRCD-PFL": 1 / (par["pw"] + par["rho"])}
-    for name in METHODS:
+    for name in p.get("methods", METHODS):
         ks = np.unique(np.round(grid * per_round[name])).astype(int)
         K = int(ks[-1])
         wkey, bkey = ("W", "beta") if name == "LSGD-PFL" else ("wy", "by")
@@ -221,18 +223,16 @@ _KEYS = {"LSGD-PFL": "lsgd", "ASCD-PFL": "ascd", "ASVRCD-PFL": "asvrcd"}
 
 
 def simulate(p: Mapping[str, Any], R: int, seed) -> dict:
-    """Per replica, the final F - F^* of ASCD-PFL and of ASVRCD-PFL divided by LSGD-PFL's
-    (samples, against 1), and the mean and standard-error curves of every method."""
+    """Per draw (replica), log10 of the final F - F^* of each method of ``methods`` (the
+    claimed order: the method below LSGD-PFL first), on the same data; and the mean and
+    standard-error curves of every method run."""
+    methods = tuple(p["methods"])
     out = run(p, R, np.random.default_rng(seed))
-    last = {m: out[m]["excess"][:, -1] for m in METHODS}
     ev: dict[str, Any] = {
-        "ks": np.array([1.0, 2.0]),
-        "samples": np.stack([last["ASCD-PFL"], last["ASVRCD-PFL"]], axis=1)
-        / last["LSGD-PFL"][:, None],
-        "bound": np.ones(2),
+        "draws": np.stack([np.log10(out[m]["excess"][:, -1]) for m in methods], axis=1),
         "p_w": np.asarray(out["pw"]), "lam": np.asarray(out["lam"]),
     }
-    for m in METHODS:
+    for m in methods:
         k = _KEYS[m]
         for metric in ("excess", "estimation"):
             v = out[m][metric]
@@ -259,6 +259,8 @@ def plot(outcome) -> list[dict]:
             sh = e["params"]["sigma_h"]
             for m in METHODS:
                 k = _KEYS[m]
+                if f"{k}_{metric}_mean" not in e:
+                    continue
                 mean = np.asarray(e[f"{k}_{metric}_mean"])
                 se = np.asarray(e[f"{k}_{metric}_se"])
                 items.append(series(f"{m} (sigma_h = {sh:g})", e[f"{k}_rounds"], mean,
@@ -274,32 +276,57 @@ def plot(outcome) -> list[dict]:
     return figs
 
 
-def _grid(section: str, rounds: int) -> tuple[dict, ...]:
-    return tuple({"section": section, "sigma_h": s, "n": 100, "rounds": rounds, "points": 12}
-                 for s in SIGMA_H[section])
+def _grid(section: str, rounds: int, methods: tuple[str, str]) -> tuple[dict, ...]:
+    return tuple({"section": section, "sigma_h": s, "n": 100, "rounds": rounds, "points": 12,
+                  "methods": list(methods)} for s in SIGMA_H[section])
 
 
 _OBJECTIVE = {"5.1": "objective (11)", "5.2": "objective (16)"}
+_QUICK_ROUNDS = {"5.1": 30, "5.2": 60}
+
+PLAN = DrawPlan(
+    draws=24, effect=0.3, sd=0.3,
+    sd_source="pilot: 10 draws per point of the quick grids (30 and 60 rounds) with the "
+              "generator seed (999, 1), distinct from the checks' seeds; the largest sd of a "
+              "paired difference of log10(F - F^*) over the six pairs and points was 0.28",
+    budget_draws=30,
+    budget_note="0.4-8 s per draw and point on the full grids (200 rounds, two methods; timed "
+                "under load with the pilot seeds), "
+                "so 30 draws keep a check's full grid within a few minutes on 2 cores",
+)
+"""The draws of S51, S52 and their _ascd twins, fixed before their runs. The paper tabulates
+no values (Figures 1-2 only) and calls the gap 'much better' (5.2) and LSGD-PFL 'suffers'
+(5.1): the effect declared is the smallest gap read so, a factor 2 in F - F^*
+(0.3 in log10). At the share of hanzely2023's error family split over the three sigma_h of a
+full grid, 24 draws give power 0.84 for that effect at sd 0.3 (20 draws: 0.70)."""
 
 
-def _check(section: str, claim: Result, quick_rounds: int, description: str) -> Check:
+def _check(section: str, claim: Result, method: str, suffix: str, description: str) -> Check:
+    methods = (method, "LSGD-PFL")
     return Check(
-        P + "S" + section.replace(".", ""), f"Section {section} ({_OBJECTIVE[section]}): "
-        "ASCD-PFL and ASVRCD-PFL end below LSGD-PFL after the same rounds",
-        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate, grid=_grid(section, 200),
-        quick_grid=({**_grid(section, quick_rounds)[0], "points": 6},), engine="mc",
-        replicas=10, block_size=10, result_id=claim.id, form="printed", plot=plot,
+        P + "S" + section.replace(".", "") + suffix,
+        f"Section {section} ({_OBJECTIVE[section]}): {method} ends below LSGD-PFL after the "
+        "same rounds", CheckKind.COMPARISON, Verdict.HOLDS, simulate,
+        grid=_grid(section, 200, methods),
+        quick_grid=({**_grid(section, _QUICK_ROUNDS[section], methods)[0], "points": 6},),
+        engine="mc", replicas=PLAN.draws, block_size=PLAN.draws, result_id=claim.id,
+        form="printed", plot=plot, methods=methods, order="increasing", plan=PLAN,
         description=description,
-        xlabel="method (1 ASCD-PFL, 2 ASVRCD-PFL)", ylabel="F - F^* relative to LSGD-PFL")
+        xlabel="method", ylabel="log10(F - F^*) after the same rounds")
 
+
+_S51 = ("Synthetic logistic MX2 of Section 5.1 (d = 15, M = 20, n = 100, code's label sign "
+        "and lambda = 0.01/sigma_h), paper's parameters (LSGD-PFL tau = 5, eta = 0.01; "
+        "Theorem 9's for ASCD/ASVRCD); per draw (the methods' randomness on one generated data "
+        "set per sigma_h), log10 of the final F - F^* of {m} and of LSGD-PFL after the same "
+        "communication rounds; the claim: the paired difference is below 0 at every sigma_h.")
+_S52 = ("Synthetic logistic explicit weight sharing of Section 5.2 (d_g = 10, d_l = 5, M = 20, "
+        "n = 100, no penalty as in the code); per draw, log10 of the final F - F^* of {m} and "
+        "of LSGD-PFL after the same communication rounds, paired as in S51.")
 
 CHECKS = [
-    _check("5.1", FIGURE1, 30,
-           "Synthetic logistic MX2 of Section 5.1 (d = 15, M = 20, n = 100, code's "
-           "label sign and lambda = 0.01/sigma_h), paper's parameters (LSGD-PFL tau = 5, "
-           "eta = 0.01; Theorem 9's for ASCD/ASVRCD); measured: final F - F^* of ASCD-PFL, "
-           "ASVRCD-PFL over LSGD-PFL's in the same replica; bound: 1."),
-    _check("5.2", FIGURE2, 60,
-           "Synthetic logistic explicit weight sharing of Section 5.2 (d_g = 10, "
-           "d_l = 5, M = 20, n = 100, no penalty as in the code), as S51."),
+    _check("5.1", FIGURE1, "ASVRCD-PFL", "", _S51.format(m="ASVRCD-PFL")),
+    _check("5.1", FIGURE1, "ASCD-PFL", "_ascd", _S51.format(m="ASCD-PFL")),
+    _check("5.2", FIGURE2, "ASVRCD-PFL", "", _S52.format(m="ASVRCD-PFL")),
+    _check("5.2", FIGURE2, "ASCD-PFL", "_ascd", _S52.format(m="ASCD-PFL")),
 ]

@@ -88,7 +88,5 @@ TABLE1_ACD = result(
     relation="=", hypotheses=("hanzely2023.A1",), source="Table 1",
     part_typst={"communication": "\"# comm\"", "grad_w": "\"#\" nabla_w",
                 "grad_beta": "\"#\" nabla_beta"},
-    unchecked=("orders of magnitude only (no constants). Check P2 (named for Theorem 7) tests "
-               "its sqrt(L^w/mu) communication growth."),
     methods=ACD,
 )

@@ -146,8 +146,6 @@ LEMMA16 = result(
     "grad^2 H <= 2 diag(L_x I, L_y I); in particular H is 2 max(L_x, L_y)-smooth.",
     [form("printed", 2 * sp.Max(Lx, Ly))],
     source="Lemma 16, App. B.9", equations=("56",), quantity_typst="lambda_max(nabla^2 H)",
-    unchecked=("a standard fact, not checked. Block smoothness, used in Lemma 15's proof; random "
-               "convex quadratics could test it."),
     no_method=("a fact about jointly convex, blockwise smooth functions (used in Lemma 15's "
                "proof), not about a method"),
 )
@@ -159,7 +157,6 @@ LEMMA16_57 = result(
     [form("printed", (gx2 / Lx + gy2 / Ly) / 4)],
     relation=">=", source="Lemma 16, App. B.9", equations=("57",),
     quantity_typst="D_H ((x, y), (x', y'))",
-    unchecked="a standard fact, not checked. A consequence of Eq. (56), used in Lemma 15's proof.",
     no_method=("a fact about jointly convex, blockwise smooth functions (used in Lemma 15's "
                "proof), not about a method"),
 )

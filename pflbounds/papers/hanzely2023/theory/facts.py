@@ -23,8 +23,6 @@ PROPOSITION1 = result(
     part_latex={"32": r"f(x)-f(y)-\langle\nabla f(y),x-y\rangle",
                 "33": r"\|\nabla f(x)-\nabla f(y)\|^2", "34": r"2\langle u,v\rangle",
                 "36": r"\|\frac1n\sum_i v_i\|^2"},
-    unchecked=("a standard fact, not checked. Smoothness, co-coercivity, Young's and "
-               "Jensen's inequalities."),
     no_method="standard inequalities of smooth and convex functions (App. B.7), not about a method",
 )
 
@@ -34,5 +32,4 @@ PROPOSITION1_35 = result(
     [form("printed", -u2 / 2 - v2 / 2 + uv2 / 2)],
     relation="=", source="Proposition 1, App. B.7", equations=("35",),
     quantity_typst="-⟨u, v⟩",
-    unchecked="a standard fact, not checked. The polarisation identity.",
 )

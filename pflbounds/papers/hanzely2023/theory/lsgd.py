@@ -73,8 +73,6 @@ THEOREM1 = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 1 (Corollary D.1 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
-    unchecked=("a derived count, not evaluated by a check. Theorem 5's bound solved for K (O~); "
-               "check P5 counts rounds against Theorem 5 itself."),
     methods=LSGD,
 )
 
@@ -92,8 +90,9 @@ THEOREM2 = result(
              "zeta2": 0.1},
     relation="=", hypotheses=_ASSUME, source="Theorem 2 (Corollary D.2 of Gorbunov et al.)",
     errata=_LSGD_ERRATA,
-    unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~); "
-               "no check runs a merely convex objective."),
+    unchecked=("a derived count, not evaluated by a check. Theorem 5 at mu = 0 solved for K (O~, "
+               "its constants and logs hidden); check P_theorem5_weak tests the bound it is "
+               "read from."),
     methods=LSGD,
 )
 
@@ -128,8 +127,6 @@ THEOREM5_WEAK = result(
              "sigma2": 1, "tau": 2, "zeta2": 0.1},
     hypotheses=_ASSUME, source="Theorem 5", equations=("27",),
     errata=(*_LSGD_ERRATA, ERRATA["erratum14"]), quantity_typst=_THM5_QT,
-    unchecked=("no instance family yet. It needs a convex, not strongly convex, objective; checks "
-               "P4 and P5 run strongly convex ones."),
     methods=LSGD,
 )
 
