@@ -38,21 +38,6 @@ CONSTANTS: dict[str, dict[str, str]] = {
 source in the paper."""
 
 PENDING: dict[str, tuple[str, ...]] = {
-    "erickson2025.P14_error_fedavg": ("6.56", "8.25", "6.16", "8.29"),
-    "erickson2025.P14_error_ifca": ("6.56", "8.27"),
-    "erickson2025.P14_error_limit": ("6.16", "8.29", "8.26"),
-    "erickson2025.P14_error_local": ("35.3", "8.25"),
-    "erickson2025.P14_error_local_gd": ("8.25", "8.35", "8.34", "9.02", "7.95", "8.04", "8.45",
-                                        "7.99", "8.05", "7.84", "7.94"),
-    "erickson2025.P14_ifca_collapse": ("2.88",),
-    "erickson2025.P14_r2": ("0.587", "0.331", "0.404"),
-    "erickson2025.P14_r2_limit": ("0.329", "0.399"),
-    "erickson2025.P14_r2_local": ("0.331", "1.42"),
-    "erickson2025.P14_r2_local_gd": ("0.331", "0.421", "1.42"),
-    "erickson2025.P4_linear": ("1.05", "1.29"),
-    "erickson2025.S52_karula_fedavg": ("62.2", "67.9"),
-    "erickson2025.S52_karula_ifca": ("91.3", "83.9", "67.9"),
-    "erickson2025.S52_karula_local": ("91.3", "89.3", "73.9"),
     "hanzely2023.E_apfl2_mu": ("0.424",),
     "hanzely2023.P5": ("17.7",),
     "hanzely2023.P5_below": ("17.7",),

@@ -544,10 +544,9 @@ CHECKS = [
         description="Log-log slope of the plateau of E||G_eta||^2 against sigma^2, claimed "
                     "for small noise only: sigma^2 from 1e-8 to 1e-4, where the iterates stay "
                     "on the faces of K active at theta* and the plateau is the linear response "
-                    "to the noise. The claim was narrowed to this range after a VIOLATED "
-                    "verdict on 1e-4 to 1: larger noise moves the iterates across the faces "
-                    "and the average grows faster than linearly (slope 1.05 from 1e-4 to 1e-2 "
-                    "and 1.29 from 1e-2 to 1 on P4's runs, shown in P4's figure)."),
+                    "to the noise. The range was narrowed after a VIOLATED verdict on 1e-4 to "
+                    "1 (P4_linear_original): larger noise moves the iterates across the faces "
+                    "and the average grows faster than linearly (P4's figure)."),
     Check(
         "erickson2025.P4_rescaled", "Erratum: the printed sigma^2 floor fails when f is rescaled",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_p4_rescaled, engine="mc", replicas=30,
