@@ -22,8 +22,8 @@ _COMPARISONS = (
 
 ERROR_FAMILY = ErrorFamily(
     level=0.05,
-    checks=("erickson2025.P1", "erickson2025.P1_printed", "erickson2025.P3",
-            "erickson2025.P3_plain", "erickson2025.P4", "erickson2025.P4_linear",
+    checks=("erickson2025.P1", "erickson2025.P1_count", "erickson2025.P1_printed",
+            "erickson2025.P3", "erickson2025.P3_plain", "erickson2025.P4", "erickson2025.P4_linear",
             "erickson2025.P4_rescaled", "erickson2025.P5", "erickson2025.P5_dykstra",
             "erickson2025.P5_linear", *_COMPARISONS),
     without_comparisons={

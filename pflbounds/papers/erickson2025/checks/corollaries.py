@@ -20,7 +20,13 @@ import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict, bound
 from pflbounds.papers.erickson2025.checks.common import run
-from pflbounds.papers.erickson2025.theory.corollaries import COROLLARY_FLOOR
+from pflbounds.papers.erickson2025.instances import point_instance
+from pflbounds.papers.erickson2025.theory.corollaries import (
+    COROLLARY_FLOOR,
+    COROLLARY_INEXACT_STEP,
+    COROLLARY_ITERATIONS,
+)
+from pflbounds.problems.inexact_projection import Projector, controlled_delta, inexactness
 from pflbounds.reporting.figure_specs import figure, series
 
 
@@ -41,6 +47,52 @@ def simulate_p5_dykstra(p: Mapping[str, Any], R: int, seed: np.random.SeedSequen
             "bound": np.array([floor]), "delta": np.asarray(delta),
             "delta_median": np.asarray(float(np.median(r["delta_meas"]))),
             "average": np.asarray(float(G.mean()))}
+
+
+def simulate_inexact_step(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence
+                          ) -> dict:
+    """P5_step: ``R`` steps z = theta* - eta (grad f(theta*) + zeta) on P5's instance (zeta
+    Gaussian, E||zeta_i||^2 = sigma2 per client), each projected delta-inexactly towards the
+    consensus point of z as Karula's loop does (:func:`pflbounds.problems.inexact_projection.
+    controlled_delta`), against the exact projection ubar (certified dual, gap 1e-13). Per
+    step, the distance ||u - ubar|| (measured) against sqrt(2 eta delta_k) (bound) with
+    delta_k = (||u - z||^2 - ||ubar - z||^2)/(2 eta) the step's own inexactness."""
+    inst = point_instance(p)
+    eta = 3.0 / (8.0 * inst.beta)
+    x_star = inst.constrained_optimum[0]
+    rng = np.random.default_rng(seed)
+    zeta = np.sqrt(float(p["sigma2"]) / inst.d) * rng.standard_normal((R, inst.N, inst.d))
+    Z = x_star[None] - eta * (inst.mean_grad(x_star)[None] + zeta)
+    ubar = Projector(inst.cset, "dual", 1e-13)(Z)
+    U = controlled_delta(Z, ubar, np.broadcast_to(Z.mean(axis=1, keepdims=True), Z.shape), eta,
+                         float(p["delta"]))
+    dist = np.sqrt(((U - ubar) ** 2).sum(axis=(1, 2)))
+    d_k = np.maximum(inexactness(U, Z, ubar, eta), 0.0)
+    return {"mean": dist, "ks": np.arange(R, dtype=float), "delta_k": d_k,
+            "bound": bound(COROLLARY_INEXACT_STEP, "printed", eta=eta, delta=d_k)}
+
+
+def simulate_iterations(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+    """P1_count: for targets epsG = q (64L/3) Delta0 (q in ``targets``), the corrected count
+    K of the corollary at the run's delta (sigma = 0), and E||G_eta(theta^{K-1})||^2 (at least
+    min_{k<K}, the quantity the count is for) of Karula (Reading B) from the consensus start
+    on P1's instance, per replica, against epsG."""
+    inst = point_instance(p)
+    L, fs = inst.beta, inst.constrained_optimum[1]
+    Delta0 = float(inst.mean_objective(inst.consensus_start())) - fs
+    eps = np.asarray(p["targets"], dtype=float) * 64.0 * L / 3.0 * Delta0
+
+    def count(delta: float) -> np.ndarray:
+        return np.ceil(np.asarray(bound(COROLLARY_ITERATIONS, "corrected", L=L, Delta0=Delta0,
+                                        epsG=eps, n=inst.N, s=int(p["s"]), sigma2=0.0,
+                                        delta=delta), dtype=float)).astype(int)
+
+    r = run(p, R, seed, K=int(count(1e-9).max()))
+    if r["delta_max"] > 1e-9:
+        raise RuntimeError(f"the loop's inexactness {r['delta_max']:.3g} exceeds 1e-9")
+    K = count(float(r["delta_max"]))
+    return {"samples": r["G2hi"][:, K - 1], "ks": K.astype(float), "bound": eps,
+            "epsG": eps, "Delta0": np.asarray(Delta0)}
 
 
 def plot_p5_dykstra(outcome: Any) -> list[dict]:
@@ -73,6 +125,31 @@ def plot_p5_dykstra(outcome: Any) -> list[dict]:
 
 
 CHECKS = [
+    Check(
+        "erickson2025.P5_step", "Lemma A.2 (5): each inexact step within sqrt(2 eta delta)",
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_inexact_step,
+        grid=tuple(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, sigma2=1e-2, delta=v)
+                   for v in (1e-6, 1e-4, 1e-2)),
+        quick_grid=(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, sigma2=1e-2, delta=1e-4),),
+        engine="exact", replicas=64, rel_tol=1e-9, result_id=COROLLARY_INEXACT_STEP.id,
+        form="printed", xlabel="step", ylabel="||theta^{k+1} - theta_bar^{k+1}||",
+        description="Noisy steps from theta* on P5's instance, each projected delta-inexactly "
+                    "towards the consensus point as Karula's loop does: the distance of the "
+                    "returned point to the exact projection against sqrt(2 eta delta_k), "
+                    "delta_k the step's own measured inexactness, at every step. Expected "
+                    "HOLDS."),
+    Check(
+        "erickson2025.P1_count", "Theorem 4.3: the count K for a target epsG suffices",
+        CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_iterations, engine="mc", replicas=50,
+        grid=(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, targets=[0.5, 0.1, 0.02]),),
+        quick_grid=(dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, targets=[0.5, 0.2]),),
+        result_id=COROLLARY_ITERATIONS.id, form="corrected", xlabel="K (the corrected count)",
+        ylabel="E||G_eta(theta^{K-1})||^2",
+        description="Karula (Reading B, sigma = 0, certified projections) from the consensus "
+                    "start on P1's instance, run for the corrected count K = (64L/3) Delta0/"
+                    "(epsG - (64L/3) eps) at targets epsG proportional to (64L/3) Delta0: "
+                    "E||G_eta||^2 at the last iterate (at least the minimum over k < K the "
+                    "count is for) against epsG. Expected HOLDS."),
     Check(
         "erickson2025.P5_dykstra", "Theorem 4.3: the delta floor with Dykstra in the loop",
         CheckKind.BOUND_HOLDS, Verdict.HOLDS, simulate_p5_dykstra, engine="mc", replicas=30,
