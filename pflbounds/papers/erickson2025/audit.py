@@ -34,8 +34,12 @@ from pflbounds.papers.erickson2025.experiments.digits import SECTION5_2
 from pflbounds.papers.erickson2025.experiments.figure1 import FIG1
 from pflbounds.papers.erickson2025.experiments.table1 import IFCA_COLLAPSE, TABLE1_ERROR, TABLE1_R2
 from pflbounds.papers.erickson2025.theory.convergence import THEOREM4_3_ETA38
-from pflbounds.papers.erickson2025.theory.corollaries import COROLLARY_FLOOR
-from pflbounds.papers.erickson2025.theory.dissimilarity import PROPOSITION3_4
+from pflbounds.papers.erickson2025.theory.corollaries import (
+    COROLLARY_FLOOR,
+    COROLLARY_INEXACT_STEP,
+    COROLLARY_ITERATIONS,
+)
+from pflbounds.papers.erickson2025.theory.dissimilarity import PROPOSITION3_4, PROPOSITION3_4_EQ3
 from pflbounds.papers.erickson2025.theory.general_step import THEOREM4_3
 from pflbounds.papers.erickson2025.theory.lemmas import LEMMA_A1, LEMMA_A2_4, LEMMA_A2_5
 from pflbounds.papers.erickson2025.theory.participation import ADMISSIBLE_S
@@ -250,6 +254,15 @@ UNSEARCHED = {
     LEMMA_A2_5.id:
         "the printed definition's bound fails (erratum 7, E_inexact_definition); the "
         "corrected reading holds by construction of the controlled projections",
+    PROPOSITION3_4_EQ3.id:
+        "attained: on the translation family (3) is an equality, so its worst ratio is 1 "
+        "exactly (P8_eq3 measures it at every pair)",
+    COROLLARY_INEXACT_STEP.id:
+        "attained: a delta-inexact projection of a point of K moved towards the consensus "
+        "point meets sqrt(2 eta delta) exactly, so the worst ratio is 1 (P5_step measures it)",
+    COROLLARY_ITERATIONS.id:
+        "Theorem 4.3's bound solved for K: its slack is the theorem's, searched above "
+        "(theorem4_3_eta38); P1_count runs the corrected count",
     PROPOSITION3_4.id:
         "the right side is the W1 distance between two clients' data distributions with the "
         "Lipschitz constant L_X of the loss in the data: no family of instances with these "
