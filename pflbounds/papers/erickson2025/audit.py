@@ -354,6 +354,9 @@ BLIND_CHECKS = {
     "erickson2025.P3_plain": _NO_FORM.format(
         "the plain estimate's plateau against the level 1e-6 fixed in the check"),
     "erickson2025.P4_linear": _SLOPE.format("1 (the sigma^2 plateau against sigma^2)"),
+    "erickson2025.P4_linear_original": _SLOPE.format("1 (the sigma^2 plateau against "
+                                                     "sigma^2)"),
+    "erickson2025.P5_linear_original": _SLOPE.format("1 (the delta plateau against delta)"),
     "erickson2025.P5_linear": _SLOPE.format("1.15, one-sided (the delta plateau against "
                                             "delta)"),
     "erickson2025.P9": _NO_FORM.format(

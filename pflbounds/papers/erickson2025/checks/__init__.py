@@ -24,8 +24,9 @@ ERROR_FAMILY = ErrorFamily(
     level=0.05,
     checks=("erickson2025.P1", "erickson2025.P1_count", "erickson2025.P1_printed",
             "erickson2025.P3", "erickson2025.P3_plain", "erickson2025.P4", "erickson2025.P4_linear",
+            "erickson2025.P4_linear_original",
             "erickson2025.P4_rescaled", "erickson2025.P5", "erickson2025.P5_dykstra",
-            "erickson2025.P5_linear", *_COMPARISONS),
+            "erickson2025.P5_linear", "erickson2025.P5_linear_original", *_COMPARISONS),
     without_comparisons={
         "erickson2025.P13": "the residual is the largest distance over the replicas between "
                             "each reading's last iterate and the cvxpy optimum, compared with "

@@ -548,6 +548,21 @@ CHECKS = [
                     "1 (P4_linear_original): larger noise moves the iterates across the faces "
                     "and the average grows faster than linearly (P4's figure)."),
     Check(
+        "erickson2025.P4_linear_original", "The sigma^2 plateau is linear in sigma^2 (P4 of "
+        "the digest, over P4's noise levels)",
+        CheckKind.SCALING, Verdict.VIOLATED, simulate_floor_scaling, engine="mc", replicas=150,
+        grid=tuple(dict(_BASE, K=100, sigma2=v) for v in (1e-4, 1e-2, 1.0)),
+        quick_grid=tuple(dict(_BASE, K=40, sigma2=v) for v in (1e-2, 1.0)),
+        x_param="sigma2", predicted=1.0, tolerance=0.15, result_id=THEOREM4_3_ETA38.id,
+        form="corrected",
+        description="The prediction as first declared: the log-log slope of the plateau of "
+                    "E||G_eta||^2 against sigma^2 is 1 (within 0.15) over P4's noise levels, "
+                    "1e-4 to 1. Expected VIOLATED (the finding): the plateau grows faster than "
+                    "linearly over this range, because larger noise moves the iterates across "
+                    "the faces of K active at theta*; it is linear only for small noise "
+                    "(P4_linear, a claim narrowed after this verdict). 150 replicas: the "
+                    "slope's interval at the check's share of the paper's level."),
+    Check(
         "erickson2025.P4_rescaled", "Erratum: the printed sigma^2 floor fails when f is rescaled",
         CheckKind.ERRATUM, Verdict.CONFIRMED, simulate_p4_rescaled, engine="mc", replicas=30,
         grid=tuple(dict(_BASE, K=100, sigma2=1e-2, scale=c) for c in (1.0, 1e-6)),
@@ -587,5 +602,20 @@ CHECKS = [
                     "Measured about 1.7 from 1e-6 to 1e-5 (the certified upper end, whose "
                     "width is about 1e-11, lifts the smallest plateau) and 2.0 from 1e-5 to "
                     "1e-4. The bound (128L/3) delta is linear, so it loosens as delta falls."),
+    Check(
+        "erickson2025.P5_linear_original", "The delta plateau is roughly linear in delta (P5 "
+        "of the digest)",
+        CheckKind.SCALING, Verdict.VIOLATED, simulate_floor_scaling, engine="mc", replicas=30,
+        grid=tuple(dict(_BASE, K=100, delta=v) for v in (1e-6, 1e-5, 1e-4)),
+        quick_grid=tuple(dict(_BASE, K=40, delta=v) for v in (1e-6, 1e-4)),
+        x_param="delta", predicted=1.0, tolerance=0.15, result_id=THEOREM4_3_ETA38.id,
+        form="corrected",
+        description="The prediction as first declared (the digest's 'roughly linear'): the "
+                    "log-log slope of the plateau of E||G_eta||^2 against delta, controlled-"
+                    "delta projections towards the consensus point, is 1 (within 0.15). "
+                    "Expected VIOLATED (the finding): the plateau grows faster than linearly, "
+                    "because with constraints active at theta* the projected point moves by "
+                    "O(delta), not O(sqrt(delta)) (P5_linear's derivation; a claim narrowed "
+                    "after this verdict)."),
     P13,
 ]
