@@ -527,7 +527,7 @@ def synthetic_draws(p: Mapping[str, Any], seed: np.random.SeedSequence
     return _synthetic_draws(*draws_args(p, seed))
 
 
-SYN_DRAWS = 8
+SYN_DRAWS = 10
 """The draws of every §5.1 check (the comparisons' plans declare it; one count, so that every
 check reads the same draws)."""
 SYN = {**SYNTHETIC, "seeds": SYN_DRAWS}

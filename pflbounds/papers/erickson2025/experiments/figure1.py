@@ -7,7 +7,8 @@ run_synthetic`).
 The claim's one form is the comparison quantity itself (``rho_ref``, the local estimates'
 Spearman correlation with the true distances); it carries no constant of the theory. On these
 data it is not expected to reproduce (a comparison check over paired draws, the draws declared
-before the run; VIOLATED expected, the description says why).
+before the run; INCONCLUSIVE expected: the draws do not separate the two, the description says
+why).
 """
 
 from __future__ import annotations
@@ -74,24 +75,25 @@ def plot_fig1(outcome: Any) -> list[dict]:
     return figs
 
 
-F1_EFFECT = (0.2, 1.0)
-"""The difference of Spearman correlations the plan is powered for (the paper prints none: its
-heat maps show D 'matching closely' and the local estimates failing) and the pilot's standard
+F1_EFFECT = (0.2, 0.115)
+"""The difference of Spearman correlations the plan is powered for and the pilot's standard
 deviation of the paired difference (:data:`pflbounds.papers.erickson2025.experiments.table1.
-PILOT`)."""
+PILOT`). The paper prints no number (its heat maps show D 'matching closely' and the local
+estimates failing); 0.2 is ours: a difference a reader would see between two heat maps."""
 
 CHECKS = [
     synthetic_comparison(
         "F1_spearman", "§5.1 Fig. 1: D ranks the true distances better than local estimates",
-        Verdict.VIOLATED, ("D", "local estimates"),
+        Verdict.INCONCLUSIVE, ("D", "local estimates"),
         lambda o: np.stack([np.asarray(o["spearman_D"]), np.asarray(o["spearman_local"])], 1),
         DrawPlan(draws=SYN_DRAWS, effect=F1_EFFECT[0], sd=F1_EFFECT[1], sd_source=PILOT,
                  budget_draws=SYN_BUDGET, budget_note=SYN_BUDGET_NOTE),
         "Spearman correlation over the pairs of clients with ||theta_i^true - "
         "theta_j^true||^2, of D_ij and of the distances of the local estimates (the "
         "clients' ridge optima), per draw; decided on the paired differences over the "
-        "declared draws. Expected VIOLATED: the paper claims D matches the true distances "
-        "closely and the local estimates do not; here it does not reproduce because the "
+        "declared draws. Expected INCONCLUSIVE: the paper claims D matches the true "
+        "distances closely and the local estimates do not; here neither ranks them well and "
+        "their difference changes sign from draw to draw in the pilot, because the "
         "generator draws each client's feature mean independently of its cluster (x ~ "
         "N(m_i, I), the digest's default) and D on the joint (x, y) samples, 50 of whose 51 "
         "coordinates are features, ranks those feature shifts, not the parameters.",
