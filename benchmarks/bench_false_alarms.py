@@ -4,7 +4,7 @@ Each Monte Carlo check of the suite that expects HOLDS (a true bound) runs under
 independent base seeds. The table gives, per check, the runs that said VIOLATED with the
 check correcting its own comparisons (nominal rate at most 1 - confidence, 1%) with a 95%
 Clopper-Pearson interval and the binomial limit of the nominal rate over N runs, the same
-with the suite-level Holm correction of ``validate``, and the INCONCLUSIVE counts (the power
+with each paper's error family as ``validate`` judges it, and the INCONCLUSIVE counts (the power
 that the correction costs). The last line gives the share of suite runs with any false
 VIOLATED under each correction, against the family-wise level. True bounds that the measured
 expectation does not approach give 0 false alarms whatever the correction: the rate is

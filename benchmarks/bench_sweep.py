@@ -3,7 +3,7 @@ LocalCluster, and again from a warm task cache; and the same suite end to end, a
 waits for ``pflbounds validate``, cold and rerun with every task cached.
 
 Each timing of the first part is the wall time of the sweep inside one process (planning,
-cache look-ups, the tasks, aggregation with the suite's Holm correction), from an empty cache
+cache look-ups, the tasks, aggregation at each paper's error family), from an empty cache
 for the cold runs; the start of the Python process and the import of the papers, the same for
 every mode, are left out, and so is the start of the Dask cluster (a user's cluster is
 already running; the workers' first imports do count). Every run must give bitwise the same

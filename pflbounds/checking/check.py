@@ -96,6 +96,12 @@ class Check:
     methods: tuple[str, ...] = ()
     order: str = "increasing"
     plan: DrawPlan | None = None
+    post_hoc: str = ""
+    """Empty for a prediction fixed before its run. Otherwise the claim was narrowed after a
+    run had been seen (its grid, side or tolerance chosen from the data), and this says how
+    and why: the report labels the check *post hoc* and leaves its HOLDS out of the claims that
+    hold (:data:`pflbounds.checking.vocabulary.CLAIM_STATUS`); the original prediction stays a
+    check of its own."""
     plot: Callable[[Outcome], list[dict]] | None = None
     xlabel: str = ""
     ylabel: str = ""
@@ -168,6 +174,9 @@ def _problems(c: Check) -> list[str]:
         out.append(f"requires names unknown extras {bad}; expected some of {sorted(EXTRAS)}")
     if c.cost is not None and c.cost not in COSTS:
         out.append(f"cost must be one of {COSTS} or None, got {c.cost!r}")
+    if not isinstance(c.post_hoc, str):
+        out.append(f"post_hoc must be a string (how and why the claim was narrowed after a "
+                   f"run), got {c.post_hoc!r}")
     if c.role not in ("claim", "control"):
         out.append(f"role must be 'claim' or 'control', got {c.role!r}")
     if c.engine not in ENGINES:

@@ -30,10 +30,10 @@ class Tally:
 def level_text(check: Check, m: int, alpha: float | None) -> str:
     """How the per-comparison level was set: Bonferroni inside the check (at its
     ``confidence``, which a paper's error family sets to the check's share), or a level given
-    by the caller (a suite-level Holm correction, :mod:`pflbounds.running.holm`)."""
+    by the caller for every comparison."""
     if alpha is None:
         return f"{100 * check.confidence:g}% (Bonferroni over {m})"
-    return f"{100 * (1 - alpha):.6g}% per comparison (suite-level Holm)"
+    return f"{100 * (1 - alpha):.6g}% per comparison (set by the caller)"
 
 
 def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:

@@ -140,7 +140,7 @@ def probability_points(
         v = (Verdict.HOLDS if hi <= delta else
              Verdict.VIOLATED if lo > delta else Verdict.INCONCLUSIVE)
         verdicts.append(v)
-        level = (f"{100 * (1 - alpha):.6g}% (suite-level Holm)" if given else
+        level = (f"{100 * (1 - alpha):.6g}% (set by the caller)" if given else
                  f"{100 * check.confidence:g}% (Bonferroni over {len(evidence)})")
         if hi > worst_hi:
             worst_hi = hi

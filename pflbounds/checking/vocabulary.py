@@ -58,6 +58,7 @@ CLAIM_VERDICTS: dict[str, str] = {
 
 CLAIM_STATUS: dict[str, str] = {
     "holds": "every check of the claim in this form HOLDS",
+    "holds post hoc": "HOLDS only as narrowed after a run was seen: not a confirmed prediction",
     "fails": "a check finds it VIOLATED; the ratio or statistic and where are given",
     "not unit-consistent": "its two sides do not carry the same unit (dimension analysis)",
     "inconclusive": "a check is INCONCLUSIVE and none is VIOLATED",

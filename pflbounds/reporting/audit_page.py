@@ -173,8 +173,8 @@ def _engine(o: Any) -> str:
 
 def error_control_sentence(outcomes: Iterable[Any]) -> str:
     """How the Monte Carlo verdicts of a run control false verdicts: each paper's error
-    family and its family-wise level, and the suite-level Holm correction of the checks of
-    papers that declare none (empty when the run has no Monte Carlo check)."""
+    family and its family-wise level, and the per-check levels of the checks of papers that
+    declare none (empty when the run has no Monte Carlo check)."""
     mc = [o for o in outcomes if _engine(o) == "mc"]
     if not mc:
         return ""
@@ -184,7 +184,6 @@ def error_control_sentence(outcomes: Iterable[Any]) -> str:
     for r in recs:
         if r.get("method") == "paper":
             fams.setdefault(str(r["family"]), r)
-    holm = [r for r in recs if r.get("method") == "holm"]
     parts = []
     if fams:
         each = [f"{p} at {100 * float(r['family_level']):.3g}% over its {int(r['checks'])} "
@@ -194,14 +193,11 @@ def error_control_sentence(outcomes: Iterable[Any]) -> str:
                      "own comparisons (Bonferroni), whatever else the run holds: the "
                      "probability of a verdict wrong by chance anywhere in the paper is at "
                      "most that level. Error families: " + "; ".join(each) + ".")
-    if holm:
-        h = holm[0]
-        who = "The Monte Carlo checks of papers that declare no error family are" if fams \
-            else "Monte Carlo verdicts are"
-        parts.append(f"{who} corrected over the whole suite (Holm's step-down procedure over "
-                     f"its {h['comparisons']} comparisons in {h['checks']} checks): the "
-                     f"probability of a false VIOLATED among them is at most "
-                     f"{100 * h['family_level']:.3g}% (the family-wise level).")
+    bare = [o for o in mc if not isinstance(_config(o).get("multiplicity"), Mapping)]
+    if parts and bare:
+        n = len(bare)
+        parts.append(f"The other {n} Monte Carlo check{'s' if n > 1 else ''} (of papers that "
+                     "declare no error family) each correct only their own comparisons.")
     if parts:
         return " ".join(parts)
     levels = [1.0 - float(_config(o).get("confidence", 0.99)) for o in mc]
@@ -385,7 +381,7 @@ def _false_alarms(doc: Mapping[str, Any]) -> list[str]:
     per_paper = "; ".join(
         f"{p['paper']}: {p['any_per_check']} ({100 * p['rate_per_check']:.3g}%) with each "
         f"check at its own level, {p['any_family']} ({100 * p['rate_family']:.3g}%) with the "
-        + ("paper's error family" if p.get("declared", True) else "suite's Holm correction")
+        + ("paper's error family" if p.get("declared", True) else "per-check levels")
         + f", against its family-wise level "
         f"{100 * p['family_level']:.3g}% (binomial limit {p['limit']} of {runs}: "
         + ("within" if p["within"] else "exceeded") + ")"

@@ -165,23 +165,29 @@ class ClaimFinding:
             self.corrected.word in ("fails", "not unit-consistent")
 
     @property
+    def post_hoc(self) -> bool:
+        """It holds only through checks narrowed after a run (:attr:`VerdictRow.post_hoc`)."""
+        return "holds post hoc" in (self.printed.word, self.corrected.word)
+
+    @property
     def undecided(self) -> bool:
         return any(s.word in ("inconclusive", "error") for s in (self.printed, self.corrected))
 
     @property
     def in_quick(self) -> bool:
-        """Whether the quick report gives the claim a block: it fails, is undecided, has an
-        erratum shown, or a check or erratum that disagrees with its expectation."""
-        return bool(self.fails or self.undecided or self.errata_shown or self.unexpected
-                    or any(e.status == "check disagrees" for e in self.errata))
+        """Whether the quick report gives the claim a block: it fails, is undecided, holds
+        only post hoc, has an erratum shown, or a check or erratum that disagrees with its
+        expectation."""
+        return bool(self.fails or self.undecided or self.post_hoc or self.errata_shown
+                    or self.unexpected or any(e.status == "check disagrees" for e in self.errata))
 
     @property
     def rank(self) -> int:
-        """Order in the findings table: failures first, then regressions and undecided
-        claims, then errata shown, other errata, and the rest."""
+        """Order in the findings table: failures first, then regressions, undecided claims
+        and claims that hold only post hoc, then errata shown, other errata, and the rest."""
         if self.fails:
             return 0
-        if self.unexpected or self.undecided:
+        if self.unexpected or self.undecided or self.post_hoc:
             return 1
         if self.errata_shown:
             return 2
@@ -236,13 +242,16 @@ def _side_status(items: Sequence[tuple[VerdictRow, ClaimVerdict]], dims: Sequenc
         return Status("error")
     if "INCONCLUSIVE" in words:
         return Status("inconclusive")
-    if "HOLDS" in words:
-        ratios = [c.ratio for _, c in items if c.ratio is not None]
+    planned = [(r, c) for r, c in items if not r.post_hoc]
+    if "HOLDS" in {c.verdict for _, c in planned}:
+        ratios = [c.ratio for _, c in planned if c.ratio is not None]
         text = "holds"
         if ratios:
             worst = format_ratio(max(ratios))
             text += f": ratio {worst}" if worst[0] in "<>" else f": ratio ≤ {worst}"
         return Status("holds", text)
+    if "HOLDS" in words:  # only checks narrowed after a run hold: not a confirmed prediction
+        return Status("holds post hoc")
     if not has_form:
         return Status("no corrected form", "—")
     if not_run:

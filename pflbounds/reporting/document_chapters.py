@@ -71,7 +71,9 @@ class Chapters(WriterBase):
                 self.add("  " + ", ".join(cells) + ",")
             self.add(")")
         lines = []
-        for word, lead in (("holds", "Hold as printed"), ("not checked", "Not checked"),
+        for word, lead in (("holds", "Hold as printed"),
+                           ("holds post hoc", "Hold only post hoc (not confirmed predictions)"),
+                           ("not checked", "Not checked"),
                            ("not run", "Checks not in this run"),
                            ("inconclusive", "Inconclusive"), ("error", "Error")):
             names = [f for f in fs if not f.tabled and f.printed.word == word]

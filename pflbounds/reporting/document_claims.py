@@ -163,8 +163,8 @@ class ClaimBlocks(WriterBase):
     @staticmethod
     def _notable(v: VerdictRow) -> bool:
         """A check worth a row in a quick block: a claim verdict other than HOLDS, a verdict
-        its check does not expect, or an erratum it shows."""
-        return v.unexpected or bool(v.errata_ids) or any(c.verdict != "HOLDS"
+        its check does not expect, an erratum it shows, or a claim narrowed post hoc."""
+        return v.unexpected or bool(v.errata_ids) or bool(v.post_hoc) or any(c.verdict != "HOLDS"
                                                          for c in v.claims)
 
     def _figure_pick(self, rows: Sequence[VerdictRow], quick: bool) -> dict[str, list]:
@@ -324,9 +324,12 @@ class ClaimBlocks(WriterBase):
             if v.errata_ids:
                 errata = " #muted[shows " + ", ".join(
                     f"erratum {ident_markup(short_id(e))}" for e in v.errata_ids) + "]"
+            post_hoc = ""
+            if v.post_hoc:  # narrowed after a run: said in the row, the reason in full below
+                post_hoc = " #status(\"holds post hoc\", [post hoc])"
             self.add(
-                f"  [{ident_markup(v.check_id)} #muted[{escaped(v.kind.replace('_', ' '))}] \\ "
-                f"{prose(one_line(v.title, 140))}{errata}], "
+                f"  [{ident_markup(v.check_id)} #muted[{escaped(v.kind.replace('_', ' '))}]"
+                f"{post_hoc} \\ {prose(one_line(v.title, 140))}{errata}], "
                 f"[{self._claims_inline(v)}{mark}], [{self._measure(v)}], "
                 f"[{format_replicas(v.replicas)}],"
             )
@@ -335,6 +338,11 @@ class ClaimBlocks(WriterBase):
             self.add(f"#muted[Also {count_text(len(rest), 'check')} with every claim verdict "
                      "HOLDS: " + ", ".join(ident_markup(v.check_id) for v in rest) + ".]")
         self.add("")
+        for v in rows:
+            if v.post_hoc:
+                self.add(f"#text(size: 7.8pt)[{ident_markup(v.check_id)} is *post hoc*, "
+                         f"outside the predictions confirmed: {sentence(prose(v.post_hoc))}]",
+                         "")
         if not quick:
             for v in rows:
                 if v.detail:

@@ -61,6 +61,7 @@ class FirstPage(WriterBase):
         units = [f for f in fs if f.printed.word == "not unit-consistent"]
         corr_fail = [f for f in fs if f.corrected.word in ("fails", "not unit-consistent")]
         hold = [f for f in fs if f.printed.word == "holds"]
+        post_hoc = [f for f in fs if f.printed.word == "holds post hoc"]
         undecided = [f for f in fs if f.printed.word in ("inconclusive", "error")]
         unchecked = [f for f in fs if f.printed.word in ("not checked", "not run")]
         errata = [e for s in self.report.sections for e in s.errata]
@@ -72,6 +73,8 @@ class FirstPage(WriterBase):
                  + (f" and {len(units)} more are not unit-consistent" if units else "")
                  + (f" ({len(corr_fail)} still fail corrected)" if corr_fail else "") + ";",
                  f"{len(hold)} hold as printed;"
+                 + (f" #status(\"holds post hoc\", [{len(post_hoc)} hold only post hoc]) "
+                    "(narrowed after a run: not counted as confirmed);" if post_hoc else "")
                  + (f" {len(undecided)} undecided;" if undecided else ""),
                  f"{len(unchecked)} are not checked or not run here.",
                  f"*{count_text(len(errata), 'erratum', 'errata')}*: "
@@ -130,8 +133,11 @@ class FirstPage(WriterBase):
         used = {f.name for s in self.report.sections for r in s.results for f in r.forms}
         form_text = "; ".join(f"_{escaped(k)}_ {prose(v)}" for k, v in forms.items() if k in used)
         verdicts = "; ".join(f"{badge(k)} {prose(v)}" for k, v in CLAIM_VERDICTS.items())
+        words = {w for fs in self.findings.values() for f in fs
+                 for w in (f.printed.word, f.corrected.word)}
         status = "; ".join(f"#status({lit(k)}, [{escaped(k if k != 'no corrected form' else '—')}])"
-                           f" {prose(v)}" for k, v in CLAIM_STATUS.items())
+                           f" {prose(v)}" for k, v in CLAIM_STATUS.items()
+                           if k != "holds post hoc" or k in words)  # said where it occurs
         errata = "; ".join(f"#status({lit(k)}, [{escaped(k)}]) {prose(v)}"
                            for k, v in ERRATUM_STATUS.items())
         self.add(

@@ -23,7 +23,8 @@ PREAMBLE = r"""
   ERROR: rgb("#616161"),
 )
 #let status-colors = (
-  "holds": rgb("#1b7f3a"), "fails": rgb("#c62828"), "not unit-consistent": rgb("#c62828"),
+  "holds": rgb("#1b7f3a"), "holds post hoc": rgb("#a15c00"), "fails": rgb("#c62828"),
+  "not unit-consistent": rgb("#c62828"),
   "inconclusive": rgb("#a15c00"), "error": rgb("#a15c00"),
   "shown by a run": rgb("#1f5fbf"), "shown by a counterexample": rgb("#1f5fbf"),
   "check disagrees": rgb("#c62828"),

@@ -105,6 +105,8 @@ class VerdictRow:
         role: ``claim`` or ``control`` (a planted claim or a power check).
         statistic: the kind statistic of a rate, scaling, identity or probability check.
         errata_ids: the errata this check demonstrates.
+        post_hoc: empty for a prediction fixed before its run; else how and why the claim was
+            narrowed after a run had been seen (:attr:`pflbounds.checking.Check.post_hoc`).
     """
 
     check_id: str
@@ -126,6 +128,7 @@ class VerdictRow:
     role: str = "claim"
     statistic: str = ""
     errata_ids: list[str] = field(default_factory=list)
+    post_hoc: str = ""
 
     def __post_init__(self) -> None:
         if not self.claims:

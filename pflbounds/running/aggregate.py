@@ -37,19 +37,15 @@ def build_outcome(
     check's error-family record (:meth:`pflbounds.running.multiplicity.PaperFamily.record`):
     the check's limits are then at its share ``check_level`` of its paper's family-wise level
     (Bonferroni over its own comparisons), the record enters the config and the detail says
-    the family; a check declared without comparisons that makes some says ERROR. A suite-level
-    Holm record (:meth:`pflbounds.running.holm.SuiteLevel.record`, papers that declare no
-    family) sets the per-comparison ``alpha`` instead.
+    the family; a check declared without comparisons that makes some says ERROR.
     """
     t0 = time.perf_counter()
     n = effective_replicas(check, replicas)
     grid = check.grid_for(quick)
     config = run_config(check, grid=grid, replicas=n, base_seed=base_seed, quick=quick,
                         multiplicity=multiplicity)
-    judged, level, alpha = check, None, None
-    if multiplicity is not None and multiplicity.get("method") == "holm":
-        alpha = float(multiplicity["alpha"])  # a paper without a family, in a suite
-    elif multiplicity is not None:
+    judged, level = check, None
+    if multiplicity is not None:
         level = float(multiplicity["check_level"])
         if level > 0.0:
             judged = replace(check, confidence=1.0 - level)
@@ -83,7 +79,7 @@ def build_outcome(
             if missing:
                 raise ValueError(f"no results for grid points {missing}")
             evidence = [combine_blocks(blocks[p]) for p in range(len(grid))]
-            ev = evaluate(judged, evidence, grid, alpha=alpha)
+            ev = evaluate(judged, evidence, grid)
             if level == 0.0 and ev.comparisons:
                 raise EvidenceError(
                     f"{check.id} is declared without comparisons in its paper's error family "

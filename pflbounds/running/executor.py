@@ -296,7 +296,7 @@ def require_extras(check: Check) -> None:
 def sweep(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
     progress: bool | str = True, multiplicity: str = "paper", scheduler: Any = None,
-    cache: TaskCache | None = None, skip_missing: bool = False, undeclared: str = "per-check",
+    cache: TaskCache | None = None, skip_missing: bool = False,
     families: Mapping[str, Any] | None = None,
 ) -> Sweep:
     """Plan every task of every spec, run them in one pool (through the cache), aggregate per
@@ -304,22 +304,18 @@ def sweep(
 
     ``multiplicity``: ``"paper"`` (each Monte Carlo check at its share of its paper's
     family-wise level, the same whatever else runs: :mod:`pflbounds.running.multiplicity`) or
-    ``"per-check"`` (each at its own ``1 - confidence``). ``undeclared``: how ``"paper"``
-    judges the checks of papers that declare no family, ``"per-check"`` or ``"holm"`` (Holm's
-    correction over every Monte Carlo comparison of the run, :mod:`pflbounds.running.holm`),
-    as before families existed; ``families``: papers' families resolved already (by the
-    papers' indexes, :func:`pflbounds.running.multiplicity.family_records`). A check that
-    needs an extra that is not
-    installed (``Check.requires``) is skipped with the reason (``skip_missing``: in
+    ``"per-check"`` (each at its own ``1 - confidence``; also how ``"paper"`` judges the checks
+    of a paper that declares no family, so that no check's limits depend on the run);
+    ``families``: papers' families resolved already (by the papers' indexes,
+    :func:`pflbounds.running.multiplicity.family_records`). A check that needs an extra that
+    is not installed (``Check.requires``) is skipped with the reason (``skip_missing``: in
     :attr:`Sweep.skipped`, the others run) or refused before any work
     (:class:`~pflbounds.extras.MissingExtra`).
     """
-    from pflbounds.running.multiplicity import METHODS, UNDECLARED, family_records
+    from pflbounds.running.multiplicity import METHODS, family_records
 
     if multiplicity not in METHODS:
         raise ValueError(f"multiplicity must be one of {METHODS}, got {multiplicity!r}")
-    if undeclared not in UNDECLARED:
-        raise ValueError(f"undeclared must be one of {UNDECLARED}, got {undeclared!r}")
     ids = [s.check.id for s in specs]
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
@@ -342,15 +338,6 @@ def sweep(
         start += len(p)
     records = family_records((s.check for s in specs), families) \
         if multiplicity == "paper" else {}
-    if multiplicity == "paper" and undeclared == "holm" and any(
-            not s.check.deterministic and s.check.id not in records for s in specs):
-        from pflbounds.running.holm import suite_level
-
-        level = suite_level([(s.check, mine, s.check.grid_for(s.quick))
-                             for s, mine in zip(specs, per_spec, strict=True)])
-        for s in specs:
-            if level is not None and s.check.id in level.alphas and s.check.id not in records:
-                records[s.check.id] = level.record(s.check.id)
     outcomes = []
     for s, mine in zip(specs, per_spec, strict=True):
         record = records.get(s.check.id)
@@ -374,12 +361,11 @@ def point_provenance(results: Sequence[TaskResult]) -> dict[tuple[str, int], dic
 def run_specs(
     specs: Sequence[RunSpec], *, base_seed: int = 0, jobs: int = 1,
     progress: bool | str = True, multiplicity: str = "paper", scheduler: Any = None,
-    cache: TaskCache | None = None, undeclared: str = "per-check",
+    cache: TaskCache | None = None,
 ) -> list[Outcome]:
     """The outcomes of :func:`sweep`, one per spec."""
     return sweep(specs, base_seed=base_seed, jobs=jobs, progress=progress,
-                 multiplicity=multiplicity, scheduler=scheduler, cache=cache,
-                 undeclared=undeclared).outcomes
+                 multiplicity=multiplicity, scheduler=scheduler, cache=cache).outcomes
 
 
 def run_checks(

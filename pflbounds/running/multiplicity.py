@@ -15,11 +15,10 @@ step-down procedure would gain after a rejection (its levels depend on the other
 data, so on what the suite holds): the shares are weighted Bonferroni levels, a little wider
 when some check of the paper rejects, and fixed.
 
-The checks of a paper that declares no family (and checks no paper registers, built in a
-script or a test) are judged as before error families existed, so that their outcomes do not
-move until their paper declares one: alone at their own ``1 - confidence``, and in a suite by
-Holm's correction over the suite's Monte Carlo comparisons (:mod:`pflbounds.running.holm`;
-those limits depend on what the suite holds).
+The checks of a paper that declares no family (a paper package outside the tree, or checks
+no paper registers, built in a script or a test) are judged at their own ``1 - confidence``,
+alone and in any suite alike: no check's limits depend on what else runs. Only a declared
+family bounds a paper's family-wise rate.
 """
 
 from __future__ import annotations
@@ -35,12 +34,8 @@ from pflbounds.symbolic import loader
 
 METHODS = ("paper", "per-check")
 """``paper``: each Monte Carlo check at its share of its paper's family-wise level (the
-default; checks of papers that declare none as in :data:`UNDECLARED`); ``per-check``: each at
-its own ``1 - confidence``, Bonferroni over its comparisons."""
-UNDECLARED = ("per-check", "holm")
-"""How ``paper`` judges the Monte Carlo checks of papers that declare no family: at their own
-``1 - confidence`` (a check run alone, ``pflbounds check``), or by Holm's correction over the
-run's Monte Carlo comparisons (a suite, ``validate``), as before error families existed."""
+default; checks of papers that declare none at their own ``1 - confidence``); ``per-check``:
+each at its own ``1 - confidence``, Bonferroni over its comparisons."""
 DECLARATION = "ERROR_FAMILY"
 """The name of the declaration in a paper's ``checks`` package."""
 

@@ -268,9 +268,8 @@ def run_suite(suite: Suite, jobs: int = 1, progress: bool | str = True,
     """Run every check of a suite in one pool, with the suite's seed.
 
     By default each Monte Carlo check is judged at its share of its paper's family-wise level
-    (:mod:`pflbounds.running.multiplicity`), whatever else the suite holds; the checks of
-    papers that declare no family share one Holm correction over the suite's Monte Carlo
-    comparisons, as before families existed (:mod:`pflbounds.running.holm`).
+    (:mod:`pflbounds.running.multiplicity`), whatever else the suite holds; the checks of a
+    paper that declares no family are judged at their own ``1 - confidence``.
     ``multiplicity="per-check"`` judges each at its own ``1 - confidence``
     (:func:`pflbounds.running.executor.run_specs`).
     """
@@ -291,4 +290,4 @@ def sweep_suite(suite: Suite, *, jobs: int = 1, progress: bool | str = True,
     specs = [RunSpec(e.check, e.replicas, e.quick) for e in suite.entries]
     return sweep(specs, base_seed=suite.seed, jobs=jobs, progress=progress,
                  multiplicity=multiplicity, scheduler=scheduler, cache=cache,
-                 skip_missing=True, undeclared="holm", families=families)
+                 skip_missing=True, families=families)

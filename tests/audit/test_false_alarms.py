@@ -34,7 +34,8 @@ def at_the_bound(p: Mapping[str, Any], n: int, ss: np.random.SeedSequence) -> di
 
 def boundary_suite(m: int = 10, papers: tuple[str, ...] = ("fa",)) -> Suite:
     """``m`` checks at the bound per paper (and one expected VIOLATED in the first), each
-    paper's checks registered as its own: a family of equal shares of 1%."""
+    paper's checks registered as its own; each paper declares a family of equal shares of 1%
+    (:func:`_families`)."""
     checks = [Check(f"{paper}.b{i}", "at the bound", CheckKind.BOUND_HOLDS, Verdict.HOLDS,
                     at_the_bound, grid=({"i": i},), engine="mc", replicas=60, block_size=60)
               for paper in papers for i in range(m)]
@@ -53,6 +54,23 @@ def _registry():
     registry.restore(state)
 
 
+@pytest.fixture
+def _families(monkeypatch):
+    """Papers ``fa`` and ``fb`` declare an error family: 1%, an equal share for each of their
+    Monte Carlo checks (as a paper's ``ERROR_FAMILY = ErrorFamily(level=0.01)`` would)."""
+    from pflbounds.running import multiplicity
+
+    declared = multiplicity.paper_family
+
+    def family(paper: str) -> multiplicity.PaperFamily | None:
+        if paper not in ("fa", "fb"):
+            return declared(paper)
+        ids = [c.id for c in registry.loaded_checks(paper) if not c.deterministic]
+        return multiplicity.PaperFamily(paper, 0.01, {c: 1 / len(ids) for c in ids}, {})
+
+    monkeypatch.setattr(multiplicity, "paper_family", family)
+
+
 def test_binomial_limit_matches_the_binomial_tail():
     def tail(c, n, p):  # P(X > c)
         return sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(c + 1, n + 1))
@@ -62,7 +80,7 @@ def test_binomial_limit_matches_the_binomial_tail():
         assert tail(c, n, p) <= 1e-3 < tail(c - 1, n, p)
 
 
-def test_boundary_suite_per_check_against_the_paper_family():
+def test_boundary_suite_per_check_against_the_paper_family(_families):
     fa = false_alarms(boundary_suite(), range(40))
     assert fa.excluded == ["fa.expected_violation"]
     assert [c.runs for c in fa.checks] == [40] * 10
@@ -77,7 +95,7 @@ def test_boundary_suite_per_check_against_the_paper_family():
     assert "not counted (expects another verdict than HOLDS): fa.expected_violation" in text
 
 
-def test_each_paper_is_counted_against_its_own_family():
+def test_each_paper_is_counted_against_its_own_family(_families):
     fa = false_alarms(boundary_suite(5, ("fa", "fb")), range(30))
     assert sorted(fa.papers) == ["fa", "fb"]
     doc = fa.to_dict()
@@ -85,6 +103,15 @@ def test_each_paper_is_counted_against_its_own_family():
     for c in fa.checks:  # each check at 1/6 (fa: 5 and the expected violation) or 1/5 of 1%
         assert c.violated_family <= c.violated
     assert all(p["within"] for p in doc["papers"]) is fa.within
+
+
+def test_a_paper_without_a_family_is_counted_against_the_sum_of_its_levels():
+    fa = false_alarms(boundary_suite(4), range(10))
+    (paper,) = fa.papers.values()
+    assert not paper.declared and paper.level == pytest.approx(0.05)  # 5 checks at 1% each
+    assert paper.any_family == paper.any_per_check  # judged at their own levels either way
+    assert "no family declared (per-check levels; the level shown is their sum)" in \
+        format_table(fa)
 
 
 def test_a_suite_without_monte_carlo_checks_is_refused():
@@ -112,7 +139,8 @@ def test_cli_false_alarms_on_a_suite_file(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.slow
-def test_boundary_suite_200_seeds_per_check_exceeds_the_level_and_the_family_does_not():
+def test_boundary_suite_200_seeds_per_check_exceeds_the_level_and_the_family_does_not(
+        _families):
     fa = false_alarms(boundary_suite(), range(200), jobs=2)
     limit = binomial_limit(200, 0.01)
     assert fa.papers["fa"].any_per_check > limit  # about 1 - 0.99^10 = 9.6% of runs
