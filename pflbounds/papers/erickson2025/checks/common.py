@@ -527,14 +527,14 @@ def synthetic_draws(p: Mapping[str, Any], seed: np.random.SeedSequence
     return _synthetic_draws(*draws_args(p, seed))
 
 
-SYN_DRAWS = 10
-"""The draws of every §5.1 check (the comparisons' plans declare it; one count, so that every
-check reads the same draws)."""
-SYN = {**SYNTHETIC, "seeds": SYN_DRAWS}
-"""The grid point of the §5.1 checks."""
-SYN_QUICK = {**SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,
+SYN_DRAWS = 10  # the draws of every §5.1 check (one count: they all read the same draws)
+SYN_BUDGET, SYN_BUDGET_NOTE = 15, ("about 8 minutes of one core per full-size draw; two hours "
+                                   "of one core for the draws every §5.1 check shares")
+PILOT = ("the pilot of four full-size draws, the children of base seed 1002 (the checks run "
+         "at 2025), the sample standard deviation of the paired difference")
+SYN = {**SYNTHETIC, "seeds": SYN_DRAWS}  # the grid point of the §5.1 checks
+SYN_QUICK = {**SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,  # their quick point
              "t_grid": [0.1, 1.0], "k_grid": [1, 3], "seeds": SYN_DRAWS}
-"""Their quick grid point."""
 
 
 # --- the claims' comparisons between methods -----------------------------------------------

@@ -19,8 +19,14 @@ import numpy as np
 
 from pflbounds.checking import Verdict
 from pflbounds.checking.draws import DrawPlan
-from pflbounds.papers.erickson2025.checks.common import SYN_DRAWS, pm2se, synthetic_comparison
-from pflbounds.papers.erickson2025.experiments.table1 import PILOT, SYN_BUDGET, SYN_BUDGET_NOTE
+from pflbounds.papers.erickson2025.checks.common import (
+    PILOT,
+    SYN_BUDGET,
+    SYN_BUDGET_NOTE,
+    SYN_DRAWS,
+    pm2se,
+    synthetic_comparison,
+)
 from pflbounds.papers.erickson2025.paper import LOT_SURROGATE, form, result
 from pflbounds.papers.erickson2025.symbols import rho_ref
 from pflbounds.symbolic.result import Kind
@@ -77,9 +83,9 @@ def plot_fig1(outcome: Any) -> list[dict]:
 
 F1_EFFECT = (0.2, 0.107)
 """The difference of Spearman correlations the plan is powered for and the pilot's standard
-deviation of the paired difference (:data:`pflbounds.papers.erickson2025.experiments.table1.
-PILOT`). The paper prints no number (its heat maps show D 'matching closely' and the local
-estimates failing); 0.2 is ours: a difference a reader would see between two heat maps."""
+deviation of the paired difference (:data:`pflbounds.papers.erickson2025.checks.common.PILOT`).
+The paper prints no number (its heat maps show D 'matching closely' and the local estimates
+failing); 0.2 is ours: a difference a reader would see between two heat maps."""
 
 CHECKS = [
     synthetic_comparison(

@@ -29,12 +29,16 @@ from pflbounds.checking import Verdict
 from pflbounds.checking.draws import DrawPlan
 from pflbounds.papers.erickson2025.checks.common import (
     METHODS,
+    PILOT,
+    SYN_BUDGET,
+    SYN_BUDGET_NOTE,
     SYN_DRAWS,
     columns_of,
     pm2se,
     synthetic_bound,
     synthetic_comparison,
 )
+from pflbounds.papers.erickson2025.experiments.figure1 import plot_fig1
 from pflbounds.papers.erickson2025.paper import IFCA, SECTION5, form, result
 from pflbounds.papers.erickson2025.symbols import err_ref, r2_ref
 from pflbounds.symbolic.result import Kind
@@ -188,12 +192,6 @@ def _limits_table(ev: Mapping[str, Any]) -> dict:
         f"{float(np.max(ev['exact_distance'])):.1e} of them."}
 
 
-SYN_BUDGET = 15
-SYN_BUDGET_NOTE = ("about 8 minutes of one core per full-size draw; two hours of one core "
-                   "for the draws every §5.1 check shares")
-PILOT = ("the pilot of four full-size draws, the children of base seed 1002 (the checks run "
-         "at 2025), the sample standard deviation of the paired difference")
-"""Where the draw plans' standard deviations come from."""
 
 
 def _plan(effect: float, sd: float) -> DrawPlan:
@@ -204,8 +202,6 @@ def _plan(effect: float, sd: float) -> DrawPlan:
 
 
 def _table1_and_fig1(outcome: Any) -> list[dict]:
-    from pflbounds.papers.erickson2025.experiments.figure1 import plot_fig1
-
     return plot_table1(outcome) + plot_fig1(outcome)
 
 
