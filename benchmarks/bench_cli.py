@@ -15,11 +15,22 @@ on (``PYTHONDONTWRITEBYTECODE`` removed from its environment), so that pflbounds
 its ``.pyc`` files, as sympy and numpy do from their installed ones: "cold" means a fresh
 process, not a first run after an edit (compiling pflbounds' sources costs about 0.1 s more).
 
+``eval`` and ``solve`` run from the shell start without the cyclic garbage collector and
+end without the interpreter's object-by-object shutdown (:mod:`pflbounds.cli.startup`), which
+``import sympy`` pays: about a fifth of its CPU time on a loaded machine. The row ``import
+sympy, one-shot`` starts and ends that way too, and the line after the table divides
+``eval`` and ``solve`` by it: what they add to sympy on equal terms.
+
 ``list`` and ``show`` read the papers' indexes in the task cache (``pflbounds.running.index``): the
 benchmark gives its commands a task cache of their own (``PFLBOUNDS_CACHE_DIR``, a temporary
 folder), which the untimed first runs fill, as a user's earlier commands would.
 
-Run:  python benchmarks/bench_cli.py [--repeat 5] [--only NAME ...]
+Run:  python benchmarks/bench_cli.py [--repeat 5] [--only NAME ...] [--markdown]
+                                     [--instructions]
+(``--markdown``: the table as the Markdown of ``benchmarks/README.md``, with the load
+averages and the commit measured; ``--instructions``: instead of times, the instructions each
+command executes, counted by valgrind's cachegrind, and their ratio to ``import sympy``, the
+figure that does not move with the load of a shared machine.)
 """
 
 from __future__ import annotations
@@ -48,6 +59,9 @@ GOALS = {
     "pflbounds show (hanzely2023)": 2.0,
 }
 """The goal of each command's ratio to ``import sympy``."""
+ONE_SHOT_FLOOR = "import sympy, one-shot"
+"""``import sympy`` started and ended as ``eval`` and ``solve`` are (module docstring)."""
+ONE_SHOT = ("pflbounds eval", "pflbounds solve")
 HELP_GOAL_SECONDS = 0.2
 HELP_COMMANDS = ("list", "show", "eval", "solve", "complexity", "check", "validate", "report",
                  "new-paper", "cache", "audit")
@@ -70,6 +84,8 @@ def commands() -> dict[str, list[str]]:
     return {
         "import sympy": [sys.executable, "-c", "import sympy"],
         "import sympy, numpy": [sys.executable, "-c", "import sympy, numpy"],
+        ONE_SHOT_FLOOR: [sys.executable, "-c",
+                         "import gc; gc.disable(); import os, sympy; os._exit(0)"],
         "pflbounds --version": [*cli, "--version"],
         "pflbounds eval": [*cli, "eval", "even2022.theorem2", "--form", "explicit", "K=20",
                            *THM2],
@@ -141,11 +157,46 @@ def run_benchmark(repeat: int = 5, names: tuple[str, ...] | None = None) -> list
     """Time every command (or those named) and divide by the cold ``import sympy``, each
     keeping its best of ``repeat`` runs (see :func:`_best`), in a task cache of their own."""
     cmds = {n: c for n, c in commands().items()
-            if n == "import sympy" or names is None or n in names}
+            if n == "import sympy" or names is None or n in names
+            or (n == ONE_SHOT_FLOOR and any(o in names for o in ONE_SHOT))}
     with tempfile.TemporaryDirectory(prefix="bench_cli.") as tmp:
         best = _best(cmds, repeat, _env(str(Path(tmp) / "cache")))
     ref_wall, ref_cpu = best["import sympy"]
     return [Timing(n, w, c, w / ref_wall, c / ref_cpu) for n, (w, c) in best.items()]
+
+
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """The instructions one run of ``cmd`` executes, counted by valgrind's cachegrind (the
+    same on a busy machine as on an idle one, up to the hash seed, fixed here)."""
+    r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                        "--cachegrind-out-file=/dev/null", *cmd], capture_output=True,
+                       text=True, check=False, env={**env, "PYTHONHASHSEED": "0"})
+    for line in r.stderr.splitlines():
+        if "I   refs:" in line or "I refs:" in line:
+            return int(line.rsplit(":", 1)[1].replace(",", ""))
+    raise RuntimeError(f"{' '.join(cmd)}: no instruction count ({r.returncode}): "
+                       f"{r.stderr.strip()[-300:]}")
+
+
+def run_instructions(names: tuple[str, ...] | None = None) -> list[tuple[str, int, float]]:
+    """Instructions of each command (or those named) and their ratio to ``import sympy``,
+    after one untimed run each (bytecode and the papers' indexes written)."""
+    cmds = {n: c for n, c in commands().items()
+            if n == "import sympy" or names is None or n in names
+            or (n == ONE_SHOT_FLOOR and any(o in names for o in ONE_SHOT))}
+    with tempfile.TemporaryDirectory(prefix="bench_cli.") as tmp:
+        env = _env(str(Path(tmp) / "cache"))
+        for cmd in cmds.values():
+            subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        counts = {n: instructions(c, env) for n, c in cmds.items()}
+    ref = counts["import sympy"]
+    return [(n, k, k / ref) for n, k in counts.items()]
+
+
+def format_instructions(rows: list[tuple[str, int, float]]) -> str:
+    lines = [f"{'command':<29} {'instructions':>14} {'/ sympy':>8}"]
+    lines += [f"{n:<29} {k:>14,} {x:>8.3f}" for n, k, x in rows]
+    return "\n".join(lines)
 
 
 def run_help(repeat: int = 3) -> list[tuple[str, float, float]]:
@@ -166,6 +217,50 @@ def format_table(rows: list[Timing]) -> str:
     return "\n".join(lines)
 
 
+def format_one_shot(rows: list[Timing]) -> str:
+    """``eval`` and ``solve`` divided by ``import sympy`` started and ended as they are
+    (empty when the table lacks them)."""
+    by = {r.name: r for r in rows}
+    floor = by.get(ONE_SHOT_FLOOR)
+    found = [by[n] for n in ONE_SHOT if n in by]
+    if floor is None or not found:
+        return ""
+    return (f"against {ONE_SHOT_FLOOR} (the same start and end), CPU time: "
+            + ", ".join(f"{r.name.split()[-1]} {r.cpu / floor.cpu:.2f}" for r in found))
+
+
+def _code_commit() -> str:
+    """The commit of the pflbounds the commands import (this environment's, which may be
+    another clone's than this script's), ``+`` when its tree has uncommitted changes."""
+    where = subprocess.run([sys.executable, "-P", "-c", "import pflbounds, os; "
+                            "print(os.path.dirname(pflbounds.__file__))"], capture_output=True,
+                           text=True, check=False, env=_env()).stdout.strip()
+    if not where:
+        return "an unknown commit"
+    git = ["git", "-C", where]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    dirty = subprocess.run([*git, "status", "--porcelain", "--", "."], capture_output=True,
+                           text=True, check=False).stdout.strip()
+    return (head or "an unknown commit") + ("+" if dirty else "")
+
+
+def format_markdown(rows: list[Timing], load: tuple[float, float]) -> str:
+    """The table in Markdown, with the load averages (start, end) and the commit."""
+    lines = [f"`bench_cli.py`, pflbounds at {_code_commit()}, load average "
+             f"{load[0]:.2f} at the start, {load[1]:.2f} at the end:", "",
+             "| command | wall s | CPU s | wall / sympy | CPU / sympy | goal |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        limit = GOALS.get(r.name)
+        goal = "" if limit is None else f"<= {limit:.2f}"
+        lines.append(f"| `{r.name}` | {r.wall:.3f} | {r.cpu:.3f} | {r.wall_ratio:.2f} | "
+                     f"{r.cpu_ratio:.2f} | {goal} |")
+    one_shot = format_one_shot(rows)
+    return "\n".join(lines + (["", one_shot[0].upper() + one_shot[1:] + "."] if one_shot
+                              else []))
+
+
 def format_help(rows: list[tuple[str, float, float]]) -> str:
     worst = max(rows, key=lambda r: r[1])
     mark = "ok" if worst[1] < HELP_GOAL_SECONDS else "over"
@@ -178,9 +273,21 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="runs per command (best is kept)")
     ap.add_argument("--only", nargs="+", metavar="NAME", help="time only these commands "
                     "(names as printed, e.g. 'pflbounds show')")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--instructions", action="store_true", help="count instructions with "
+                    "valgrind instead of timing (one run each; slow, steady under load)")
     args = ap.parse_args()
-    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}", flush=True)
-    print(format_table(run_benchmark(args.repeat, tuple(args.only) if args.only else None)))
+    if args.instructions:
+        print(format_instructions(run_instructions(tuple(args.only) if args.only else None)))
+        return
+    start = os.getloadavg()[0]
+    print(f"{os.cpu_count()} cores; load average {start:.2f}", flush=True)
+    rows = run_benchmark(args.repeat, tuple(args.only) if args.only else None)
+    print(format_table(rows))
+    if format_one_shot(rows):
+        print(format_one_shot(rows))
+    if args.markdown:
+        print("\n" + format_markdown(rows, (start, os.getloadavg()[0])) + "\n")
     if not args.only:
         print(format_help(run_help(max(1, args.repeat // 2 + 1))))
     print(f"load average after: {os.getloadavg()[0]:.2f}")

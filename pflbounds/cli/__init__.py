@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pflbounds.cli import parser
+from pflbounds.cli import parser, startup
 from pflbounds.cli.compute import (
     check_rows,
     cmd_complexity,
@@ -74,10 +74,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ["PYTHONWARNINGS"] = "ignore"  # worker processes started from here
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _main(None)
+        return _main(None, shell=True)
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, *, shell: bool = False) -> int:
+    """Parse ``argv`` and run its command; ``shell``: run from the shell as the
+    ``pflbounds`` program, a one-shot command starts and ends as :mod:`pflbounds.cli.startup`
+    says."""
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -92,6 +95,14 @@ def _main(argv: Sequence[str] | None) -> int:
                 return EXIT_BAD_INPUT
     except SystemExit as e:  # --help, --version, or a usage error already printed
         return e.code if isinstance(e.code, int) else EXIT_BAD_INPUT
+    if not (shell and args.command in startup.ONE_SHOT):
+        return _run(args)
+    startup.begin()
+    return startup.finish(_run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command: its exit status, errors as one line on stderr."""
     # numpy, sympy and the papers load only now: --help, --version and usage errors stay
     # fast; numpy with one BLAS thread (pflbounds.threads), as every sweep runs anyway
     from pflbounds.threads import prefer_one_thread
@@ -130,6 +141,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except PaperLoadError as e:  # a broken paper package: name it, never hide it
         print(f"pflbounds {args.command}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader of our output stopped (`pflbounds list | head`)
+        return startup.reader_gone()
     except MemoryError as e:  # sizes the limits could not foresee (inputs read by a paper)
         what = f" ({e})" if str(e) else ""
         print(f"pflbounds {args.command}: error: not enough memory for these inputs{what}; "

@@ -223,7 +223,7 @@ def _verdict_row(o, check, errata_ids: list[str]) -> VerdictRow:
         detail=for_reader(round_numbers(detail)), config_hash=o.config_hash, seed=o.seed,
         plots=plots, tables=tables, claims=cvs, role=check.role if check else "claim",
         statistic=statistic, errata_ids=errata_ids,
-        post_hoc=for_reader(check.post_hoc) if check else "",
+        post_hoc=for_reader(getattr(check, "post_hoc", "") or ""),
     )
 
 

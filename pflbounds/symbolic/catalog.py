@@ -7,7 +7,6 @@ Papers register their results when imported. The catalog finds the paper package
 from __future__ import annotations
 
 import contextlib
-import difflib
 import sys
 from collections.abc import Iterator
 
@@ -108,6 +107,8 @@ def get(result_id: str) -> Result:
     try:
         return _RESULTS[result_id]
     except KeyError:
+        import difflib  # only for an unknown id
+
         close = difflib.get_close_matches(result_id, list(_RESULTS), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise KeyError(f"unknown result {result_id!r}{hint}") from None

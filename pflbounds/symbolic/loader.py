@@ -37,7 +37,6 @@ import importlib.util
 import os
 import pkgutil
 import sys
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -174,6 +173,8 @@ def _import(name: str, *, checks: bool = False) -> None:
         if checks:
             _announce_checks(name, module)
     except Exception as exc:  # noqa: BLE001 - reported as the paper's load error
+        import traceback  # only here: its import costs a cold eval 1%
+
         cause = traceback.format_exception_only(type(exc), exc)[-1].strip()
         _FAILED[name] = cause
         raise PaperLoadError(name, cause) from exc

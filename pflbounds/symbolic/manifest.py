@@ -111,9 +111,28 @@ _DECLARATION = re.compile(r"""(?<![\w.])(?:\w+\.)?result\(\s*(["'])([A-Za-z_]\w*
 ``P.result("<key>", ...)``, the key a string literal (the only place the key is typed)."""
 
 
+_WORD = re.compile(r"\w")
+
+
 def declared_keys(source: str) -> list[str]:
-    """The result keys a module's source declares, in order (see :data:`_DECLARATION`)."""
-    return [m.group(2) for m in _DECLARATION.finditer(source)]
+    """The result keys a module's source declares, in order (see :data:`_DECLARATION`).
+
+    The matches of ``_DECLARATION.finditer``, found faster: the pattern is tried only where
+    ``result(`` occurs, from the start of the ``name.`` before it (``finditer`` tries it at
+    every character: about 3 ms for a paper's theory modules, on every ``eval``)."""
+    keys = []
+    at = source.find("result(")
+    while at >= 0:
+        start = at
+        if at and source[at - 1] == ".":
+            start -= 1
+            while start and _WORD.match(source, start - 1):
+                start -= 1
+        m = _DECLARATION.match(source, start)
+        if m is not None:
+            keys.append(m.group(2))
+        at = source.find("result(", at + 1)
+    return keys
 
 
 def result_index(folder: str | os.PathLike[str], manifest: Manifest) -> dict[str, str]:

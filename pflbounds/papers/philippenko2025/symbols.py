@@ -103,6 +103,12 @@ r = P.constant("r", "similarity ratio r_ik^t in [0, 1] (Definition 1)", "1", "un
                latex="r_{ik}^t", typst="r_(i k)^t")
 phi_r = P.constant("phi_r", "criterion value phi(r_ik^t) in [0, 1] (Definition 1)", "1",
                    "unit_interval", latex=r"\phi(r_{ik}^t)", typst="phi(r_(i k)^t)")
+n_k = P.constant("n_k", "batch size n_k of a collaborator k (Remark 1: sigma_k = "
+                 "sigma/sqrt(n_k))", "1", latex="n_k", typst="n_k")
+nPsiSum = P.constant("nPsiSum", "batch-weighted similarity sum_{j in N_i^t} n_j psi(r_ij^t) of "
+                     "client i (Remark 1; j = i contributes n_i psi(1) > 0)", "1",
+                     latex=r"\sum_{j\in\mathcal{N}_i^t}n_j\psi(r_{ij}^t)",
+                     typst="sum_(j in cal(N)_i^t) n_j psi(r_(i j)^t)")
 Axi = P.constant("Axi", "||A_k (xi_i - xi_k)|| for the quadratics of Property 1", "f/x",
                  "nonnegative", latex=r"\|A_k(\xi_i-\xi_k)\|", typst="norm(A_k (xi_i - xi_k))")
 IAA = P.constant("IAA", "||I - A_k A_i^-1||_2 for the quadratics of Property 1", "1",

@@ -57,7 +57,7 @@ def test_a_bound_above_the_oracle_is_caught():
 
 def test_figure_pairs_each_bound_with_its_method():
     chk = dataclasses.replace(F2, quick_grid=tuple(
-        dict(BASE, method=m) for m in ("local", "fedavg", "binary")), replicas=30)
+        dict(BASE, method=m) for m in ("local", "fedavg", "binary")), replicas=100)
     o = run_check(chk, quick=True, base_seed=0, progress=False)
     assert o.verdict == Verdict.HOLDS, o.detail
     figs = figure2.plot_figure2(o)

@@ -71,7 +71,12 @@ def test_every_prediction_has_a_check_and_every_check_a_result():
     for n in range(1, 21):
         assert any(c == f"{P}P{n}" or c.startswith(f"{P}P{n}_") for c in ids), f"P{n}"
     for c in registry.all_checks("philippenko2025"):
-        assert c.expected in (Verdict.HOLDS, Verdict.CONFIRMED)
+        # a comparison over draws may be declared INCONCLUSIVE (its draws cannot separate
+        # methods that do not differ: F2_binary_d10, where the binary criterion is Local)
+        allowed = (Verdict.HOLDS, Verdict.CONFIRMED, *((Verdict.INCONCLUSIVE,)
+                                                       if c.kind is CheckKind.COMPARISON
+                                                       else ()))
+        assert c.expected in allowed, c.id
         assert c.result_id and get(c.result_id).paper == "philippenko2025"
 
 
@@ -79,5 +84,7 @@ def test_scaling_and_mc_checks_have_sane_settings():
     for c in registry.all_checks("philippenko2025"):
         if c.kind in (CheckKind.SCALING, CheckKind.RATE):
             assert c.predicted is not None and c.tolerance
-        if c.engine == "mc":
+        if c.kind is CheckKind.COMPARISON:  # draws declared by the plan, for power
+            assert c.plan is not None and c.replicas == c.plan.draws
+        elif c.engine == "mc":
             assert c.replicas >= 100

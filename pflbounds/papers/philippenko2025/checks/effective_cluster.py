@@ -20,6 +20,7 @@ from pflbounds.papers.philippenko2025.checks.common import (
     TBQ,
     criterion,
     instance_rng,
+    raw,
     rng_of,
     run_true_weights,
     suf_cluster,
@@ -108,7 +109,7 @@ def simulate_p7(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     suf = suf_variance(b, c, s2, prob.mu, e_prev, crit, per_client=True)
     seff = tr.sigma_eff2[:, 1:]
     mean = np.moveaxis(seff, 2, 0).reshape(N, -1)
-    bnd = np.moveaxis(suf, 2, 0).reshape(N, -1)
+    bnd = raw(LEMMA2, "corrected", sigma_suf2=np.moveaxis(suf, 2, 0).reshape(N, -1))
     return {"mean": mean, "bound": bnd, "ks": np.arange(mean.shape[1], dtype=float)}
 
 
@@ -126,7 +127,8 @@ def simulate_e5(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> d
     corrected = suf_variance(b, None, s2, fam.mu, tr.excess[:, :-1, 0], crit)[..., 0]
     mean = tr.sigma_eff2[:, 1:, 0]
     return {"mean": mean.ravel(), "ks": np.arange(mean.size, dtype=float),
-            "bound_printed": printed.ravel(), "bound_corrected": corrected.ravel()}
+            "bound_printed": raw(LEMMA2, "printed", sigma_suf2=printed.ravel()),
+            "bound_corrected": raw(LEMMA2, "corrected", sigma_suf2=corrected.ravel())}
 
 
 def simulate_p20(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:

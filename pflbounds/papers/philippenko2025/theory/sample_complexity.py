@@ -57,8 +57,6 @@ COROLLARY1_UNIFORM = result(
     relation="<=", source="Corollary 1", hypotheses=RATES, conditions=(C_ABOVE_ONE,),
     errata=(ERRATA["erratum13"],),
     quantity_typst="T_i^epsilon", methods=ADAPTIVE_AFO,
-    unchecked=("a derived count, not evaluated by a check. Check P10_n (named for Corollary 1) "
-               "tests its 1/|N_i^*| scaling."),
 )
 
 COROLLARY1_BINARY = result(
@@ -89,7 +87,6 @@ SECTION4_SUFFICIENT = result(
     quantity_typst="sigma_(i,\"suf\")^2 (epsilon)",
     no_method=("an inequality between Definition 2's sufficient variance and the "
                "size of the sufficient cluster, about no algorithm"),
-    unchecked="no check yet. Random instances of Definition 2, as in check P18, could test it.",
 )
 
 SECTION4_LOWER_BOUND = result(

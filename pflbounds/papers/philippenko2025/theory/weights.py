@@ -15,6 +15,8 @@ from pflbounds.papers.philippenko2025.symbols import (
     G,
     ind_ge,
     lam,
+    n_k,
+    nPsiSum,
     phi_r,
     r,
     sigma_eff2,
@@ -50,6 +52,19 @@ DEFINITION1 = result(
     relation="=", source="Definition 1",
     errata=(ERRATA["erratum20"], ERRATA["erratum19"], ERRATA["erratum22"], ERRATA["erratum25"],
             ERRATA["erratum31"]),
+    quantity_typst="alpha_(i k)^t", methods=WEIGHTS,
+)
+
+REMARK1 = result(
+    "remark1", "Remark 1 (batch-size weights)", Kind.IDENTITY,
+    "collaboration weight alpha_ik^t when sigma_k = sigma/sqrt(n_k)", "1",
+    "If sigma_k = sigma/sqrt(n_k), n_k the batch size of client k, then (sigma_{i,psi}^t/"
+    "sigma_k)^2 = ((1/n_k) sum_{j in N_i^t} n_j psi(r_ij))^-1, so Definition 1's weight is "
+    "alpha_ik^t = n_k phi(r_ik^t)/sum_{j in N_i^t} n_j psi(r_ij^t): no sigma is needed.",
+    [form("printed", n_k * phi_r / nPsiSum,
+          "phi(r_ik^t) times the printed (sigma_{i,psi}^t/sigma_k)^2; N_i^t is the set of "
+          "collaborators (phi(r_ij^t) > 0), where psi(r_ij^t) = r_ij^t phi(r_ij^t) is nonzero.")],
+    relation="=", source="Remark 1",
     quantity_typst="alpha_(i k)^t", methods=WEIGHTS,
 )
 
