@@ -72,3 +72,25 @@ def test_p5_dykstra_evidence_uses_the_measured_delta():
     assert float(ev["bound"][0]) == pytest.approx(128 * L * float(ev["delta"]) / 3, rel=1e-12)
     assert ev["samples"].shape == (3, 1)
     assert np.all(ev["samples"] <= ev["bound"][0])
+
+
+def test_inexact_steps_realise_their_delta_and_stay_within_sqrt_2_eta_delta():
+    from pflbounds.papers.erickson2025.checks.corollaries import simulate_inexact_step
+
+    p = dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, sigma2=1e-2, delta=1e-4)
+    ev = simulate_inexact_step(p, 16, np.random.SeedSequence(3))
+    assert np.all(ev["mean"] <= ev["bound"] * (1 + 1e-9))
+    # the controlled projection realises delta (up to the cap at the consensus point)
+    assert np.all(ev["delta_k"] <= 1e-4 * (1 + 1e-6)) and np.median(ev["delta_k"]) > 0.5e-4
+
+
+def test_the_corrected_count_is_computed_at_each_target_and_read_at_its_last_iterate():
+    from pflbounds.papers.erickson2025.checks.corollaries import simulate_iterations
+
+    p = dict(n=6, d=3, s=3, cond=10.0, rho=0.5, inst=0, targets=[0.5, 0.2])
+    ev = simulate_iterations(p, 4, np.random.SeedSequence(4))
+    # K = (64L/3) Delta0/(epsG - (64L/3) 2 delta) rounded up, delta the loop's (tiny): just
+    # above 1/q
+    q = np.array([0.5, 0.2])
+    assert np.all(ev["ks"] >= 1 / q) and np.all(ev["ks"] <= 1 / q + 1)
+    assert ev["samples"].shape == (4, 2) and np.all(ev["bound"] > 0)

@@ -77,3 +77,14 @@ def test_checks_end_with_their_expected_verdicts(cid):
     chk = get_check(f"erickson2025.{cid}")
     out = run_check(chk, quick=True, base_seed=0, progress=False)
     assert out.verdict == chk.expected, out.detail
+
+
+def test_eq3_is_an_equality_on_the_translation_family_and_holds_on_ridge_clients():
+    from pflbounds.papers.erickson2025.checks.dissimilarity import simulate_p8_eq3
+
+    tr = simulate_p8_eq3(dict(family="translation", n=5, d=3, gamma=2.0, R=5.0, a=0.5), 1,
+                         np.random.SeedSequence(1))
+    np.testing.assert_allclose(tr["mean"], tr["bound"], rtol=1e-10)
+    ri = simulate_p8_eq3(dict(family="ridge", n=4, d=2, sizes=[10, 20], lam=0.1, shift=1.0),
+                         1, np.random.SeedSequence(2))
+    assert np.all(ri["mean"] <= ri["bound"] * (1 + 1e-9)) and ri["mean"].size == 6

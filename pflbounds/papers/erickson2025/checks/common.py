@@ -9,8 +9,8 @@
 * The experiments of §5: the loop projection and the LOT surrogate D both use
   (:func:`loop_projector`, :func:`pairwise_lot`), the draws of §5.1 that Table 1's and Fig. 1's
   checks read (:func:`run_synthetic`, shared by a sweep: :func:`synthetic_draws`), and the
-  comparisons the claims' checks make between methods (:func:`ordering`, :func:`column`,
-  :func:`comparison_table`, :func:`pm2se`, and the checks of §5.1: :func:`synthetic_check`).
+  claims' checks: comparisons of methods over paired draws (:func:`paired`,
+  :func:`columns_of`, :func:`synthetic_comparison`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from pflbounds.algorithms.ifca import (
 )
 from pflbounds.algorithms.karula import run_karula
 from pflbounds.checking import Check, CheckKind, Verdict, bound
+from pflbounds.checking.draws import DrawPlan
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.papers.erickson2025.instances import generator, point_instance
 from pflbounds.papers.erickson2025.theory.convergence import THEOREM4_3_ETA38
@@ -59,7 +60,7 @@ from pflbounds.symbolic.result import Result
 def run(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence, *, K: int,
         sigma2: float = 0.0, delta: float = 0.0, estimator: str = "vr", reading: str = "B",
         start: str = "consensus", record: Any = None, loop: str = "dual",
-        loop_tol: float = 1e-12) -> dict[str, Any]:
+        loop_tol: float = 1e-12, inst: Any = None) -> dict[str, Any]:
     """Karula (eta = 3/(8L)) from the consensus point or from theta* on the grid point's
     instance; the loop projects by the certified dual method (or, with ``delta`` > 0, by the
     controlled-delta projection towards the consensus point). Returns the certified interval
@@ -73,7 +74,7 @@ def run(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence, *, K: int,
     ``delta_meas`` (R,) is max_k delta_k per replica, with delta_k = (||u - z||^2 - ||p - z||^2)
     /(2 eta) and p the dual's (feasible, so ||p - z|| >= ||Pi_K(z) - z|| and delta_k is not
     overstated)."""
-    inst = point_instance(p)
+    inst = point_instance(p) if inst is None else inst  # or a given ClientQuadratics
     n, d, L = inst.N, inst.d, inst.beta
     eta = 3.0 / (8.0 * L)
     x_star, f_star, _ = inst.constrained_optimum
@@ -209,7 +210,7 @@ SYNTHETIC: dict[str, Any] = {
     "n_min": 10, "n_max": 100, "n_test": 100, "s": 10, "K": 1000, "N0": 100,
     "D_reading": "literal", "t_grid": [0.001, 0.01, 0.1, 1.0], "k_grid": [1, 2, 3],
     "ifca_init": 1.0, "projection": "dykstra", "proj_tol": 1e-10, "backend": "jax",
-    "cv_projection": "dual", "cv_proj_tol": 1e-8, "seeds": 3, "reading": "A",
+    "cv_projection": "dual", "cv_proj_tol": 1e-8, "seeds": 0, "reading": "A",
     # Karula's rounds follow Algorithm 1 as printed (Reading A: the table unscaled); Reading
     # B, the proof's unbiased estimate, takes about n times the rounds (digest §8 #25)
 }
@@ -404,6 +405,7 @@ def synthetic_draw(p: Mapping[str, Any], rng: np.random.Generator) -> dict[str, 
         "local_optimum_r2": data.test_r2(opt).mean(),
         "spearman_local_gd": np.asarray(spearmanr(gd, true).statistic),
         "ifca_effective": effective_clusters(assign, k_best)[0],
+        "ifca_in_use": np.asarray(np.unique(assign[0]).size),
         "cv_t": cv_t, "cv_k": cv_k,
         "karula_error_t": karula_err[:, -1],
         "karula_change_t": np.abs(karula_err[:, -1] - karula_err[:, 0]) / karula_err[:, -1],
@@ -525,11 +527,14 @@ def synthetic_draws(p: Mapping[str, Any], seed: np.random.SeedSequence
     return _synthetic_draws(*draws_args(p, seed))
 
 
-SYN = dict(SYNTHETIC)
-"""The grid point of the §5.1 checks."""
-SYN_QUICK = {**SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,
-             "t_grid": [0.1, 1.0], "k_grid": [1, 3], "seeds": 2}
-"""Their quick grid point."""
+SYN_DRAWS = 10  # the draws of every §5.1 check (one count: they all read the same draws)
+SYN_BUDGET, SYN_BUDGET_NOTE = 15, ("about 8 minutes of one core per full-size draw; two hours "
+                                   "of one core for the draws every §5.1 check shares")
+PILOT = ("the pilot of four full-size draws, the children of base seed 1002 (the checks run "
+         "at 2025), the sample standard deviation of the paired difference")
+SYN = {**SYNTHETIC, "seeds": SYN_DRAWS}  # the grid point of the §5.1 checks
+SYN_QUICK = {**SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,  # their quick point
+             "t_grid": [0.1, 1.0], "k_grid": [1, 3], "seeds": SYN_DRAWS}
 
 
 # --- the claims' comparisons between methods -----------------------------------------------
@@ -545,48 +550,51 @@ def pm2se(x: np.ndarray, fmt: str) -> str:
 Draws = Callable[[Mapping[str, Any], np.random.SeedSequence], dict[str, np.ndarray]]
 
 
-def ordering(measure: Callable[[dict], tuple[Any, Any]], draws: Draws
-             ) -> Callable[[Mapping[str, Any], int, np.random.SeedSequence], dict]:
-    """simulate(): the measured value(s) and the bound(s) from the shared draws."""
+def paired(columns: Callable[[dict], np.ndarray], draws: Draws
+           ) -> Callable[[Mapping[str, Any], int, np.random.SeedSequence], dict]:
+    """simulate() of a comparison: ``R`` shared draws at ``p`` (``seeds = R``) and, as
+    ``draws`` (R, M), the compared methods' metric per draw (``columns`` of the draws)."""
 
     def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-        out = draws(p, seed)
-        mean, bound = measure(out)
-        mean, bound = np.atleast_1d(mean).astype(float), np.atleast_1d(bound).astype(float)
-        return {"mean": mean, "bound": bound, "ks": np.arange(mean.size, dtype=float), **out}
+        out = draws({**p, "seeds": int(R)}, seed)
+        return {"draws": np.asarray(columns(out), dtype=float).reshape(int(R), -1)}
 
     return simulate
 
 
-def column(out: Mapping[str, Any], key: str, method: str,
-           methods: tuple[str, ...] = METHODS) -> np.ndarray:
-    """The mean over draws of ``out[key]`` for ``method`` (a column of ``methods``)."""
-    return np.asarray(out[key])[:, methods.index(method)].mean()
+def columns_of(key: str, methods: tuple[str, ...]) -> Callable[[dict], np.ndarray]:
+    """The columns of ``out[key]`` (draws x :data:`METHODS`) of ``methods``, in order."""
+    idx = [METHODS.index(m) for m in methods]
+    return lambda out: np.asarray(out[key])[:, idx]
 
 
-def comparison_table(title: str, quantity: str, measured: str, bounds: tuple[str, ...],
-                     caption: str) -> Callable[[Any], list[dict]]:
-    """plot(): a check whose comparisons are methods, not points of an axis, as a table of
-    the measured method and the methods it is compared with."""
-
-    def plot(outcome: Any) -> list[dict]:
-        return [{"kind": "table", "title": title, "columns": ["method", quantity, "role"],
-                 "rows": [[measured, f"{float(np.ravel(ev['mean'])[0]):.4g}", "measured"],
-                          *[[m, f"{float(b):.4g}", "bound"]
-                            for m, b in zip(bounds, np.ravel(ev["bound"]), strict=True)]],
-                 "caption": caption} for ev in outcome.evidence]
-
-    return plot
+def synthetic_comparison(cid: str, title: str, expected: Verdict, methods: tuple[str, ...],
+                         columns: Callable[[dict], np.ndarray], plan: DrawPlan, desc: str,
+                         ylabel: str, *, claim: Result, order: str = "increasing") -> Check:
+    """A §5.1 comparison check of ``claim`` (its printed form): ``methods`` in the claimed
+    order of their metric (``columns`` of the shared draws), decided on paired differences
+    over the ``plan``'s draws (:mod:`pflbounds.checking.comparison`)."""
+    return Check("erickson2025." + cid, title, CheckKind.COMPARISON, expected,
+                 paired(columns, synthetic_draws), grid=(SYN,), quick_grid=(SYN_QUICK,),
+                 engine="mc", methods=methods, order=order, plan=plan, result_id=claim.id,
+                 form="printed", xlabel="method", ylabel=ylabel, description=desc,
+                 requires=("jax",) if SYN["backend"] == "jax" else (), cost="long")
 
 
-def synthetic_check(cid: str, title: str, kind: CheckKind, expected: Verdict,
-                    measure: Callable[[dict], tuple[Any, Any]], desc: str, ylabel: str, *,
+def synthetic_bound(cid: str, title: str, expected: Verdict,
+                    measure: Callable[[dict], tuple[float, float]], desc: str, ylabel: str, *,
                     claim: Result, plot: Callable[[Any], list[dict]] | None = None) -> Check:
-    """A §5.1 check of ``claim`` (its printed form): the measured method and the methods it is
-    compared with (``measure`` of the draws), from the shared draws at the §5.1 grid point."""
-    return Check("erickson2025." + cid, title, kind, expected,
-                 ordering(measure, synthetic_draws), grid=(SYN,), quick_grid=(SYN_QUICK,),
-                 engine="exact", rel_tol=0.0, result_id=claim.id, form="printed", plot=plot,
-                 xlabel="comparison", ylabel=ylabel, description=desc,
-                 requires=("jax",) if SYN["backend"] == "jax" else (),
-                 cost="long")  # the §5.1 draws: 25 minutes of one worker (benchmarks/README.md)
+    """A §5.1 check of ``claim`` (printed): ``measure`` of the shared draws (a mean over the
+    draws, and the bound) is at most the bound."""
+
+    def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
+        out = synthetic_draws(p, seed)
+        mean, bnd = measure(out)
+        return {"mean": np.atleast_1d(float(mean)), "bound": np.atleast_1d(float(bnd)),
+                "ks": np.zeros(1), **out}
+
+    return Check("erickson2025." + cid, title, CheckKind.BOUND_HOLDS, expected, simulate,
+                 grid=(SYN,), quick_grid=(SYN_QUICK,), engine="exact", rel_tol=0.0,
+                 result_id=claim.id, form="printed", plot=plot, xlabel="draws mean",
+                 ylabel=ylabel, description=desc,
+                 requires=("jax",) if SYN["backend"] == "jax" else (), cost="long")

@@ -53,8 +53,6 @@ COROLLARY_ITERATIONS = result(
                       cond(sp.Ge(10 * s**4, 9 * n**2 + 9 * n * s), "10 s^4 >= 9 n^2 + 9 n s")))],
     relation="=", source="Theorem 4.3 (digest §5.6)", hypotheses=(A4_1.id, A4_2.id, H.id),
     errata=(ERRATA["erratum1"], ERRATA["erratum2"]),
-    unchecked=("a derived count, not evaluated by a check. Theorem 4.3's bound solved for K; its "
-               "checks test the bound, not this count."),
     methods=KARULA,
 )
 
@@ -66,7 +64,5 @@ COROLLARY_INEXACT_STEP = result(
     [form("printed", sp.sqrt(2 * eta * delta))],
     source="Lemma A.2 (5) (digest §5.6)", hypotheses=(H.id,),
     quantity_typst="norm(theta^(k+1) - overline(theta)^(k+1))",
-    unchecked=("no check yet. The square root of Lemma A.2 (5); the controlled-delta runs of check"
-               " P5 could measure it."),
     methods=KARULA,
 )

@@ -32,8 +32,6 @@ PROPOSITION3_4_EQ3 = result(
     [form("printed", gap / gamma)],
     source="App. A.1", equations=("3",), hypotheses=(A3_1.id,),
     quantity_typst="norm(theta_i^star - theta_j^star)^2",
-    unchecked=("tested inside another result's check. Checks P8 and P8_ridge of Proposition 3.4 "
-               "evaluate (3) at every pair of clients."),
     no_method=_NO_METHOD,
 )
 
