@@ -37,3 +37,19 @@ def extra_paper() -> Iterator:
                 loader._LOADED.discard(mod)
         registry.restore(state)
         sys.path.remove(TESTPAPERS)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_audit_records_of_the_clone(tmp_path_factory: pytest.TempPathFactory) -> Iterator:
+    """The audits' default folder (``reports/audit``) points to an empty folder of the test
+    session: a report built by a test never reads the audit records a user left in the clone
+    (their tightness column would change its pages), and an audit run by a test with the
+    default ``--out`` never writes there."""
+    import pflbounds.audit.files as files
+    import pflbounds.cli.audit as cli_audit
+
+    empty = tmp_path_factory.mktemp("audit-default")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(files, "AUDIT_DIR", empty)
+        mp.setattr(cli_audit, "AUDIT_DIR", empty)
+        yield empty

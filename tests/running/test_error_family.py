@@ -177,14 +177,6 @@ def test_limits_do_not_depend_on_what_else_runs(comparepaper, extra_paper):
     assert several["comparepaper.row"].config["multiplicity"]["family_level"] == 0.05
 
 
-def test_even2022_declares_every_monte_carlo_check():
-    fam = paper_family("even2022")
-    mc = {c.id for c in registry.all_checks("even2022") if not c.deterministic}
-    assert fam is not None and fam.level == 0.01
-    assert set(fam.shares) | set(fam.without_comparisons) == mc
-    assert sum(fam.shares.values()) == pytest.approx(1.0)
-
-
 def test_validate_uses_the_paper_family_and_per_check_on_request(tmp_path, capsys,
                                                                  monkeypatch):
     from pflbounds.cli import main
@@ -233,3 +225,41 @@ def test_limits_in_the_paper_suite_and_in_the_quick_suite_are_those_of_the_check
         _same(alone, runs["quick"][cid])
         alone_own = run_check(e.check, quick=True, base_seed=own.seed, progress=False)
         _same(alone_own, runs["own"][cid])
+
+
+PAPERS = ("even2022", "hanzely2023", "philippenko2025", "erickson2025", "scott2024")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_paper_declares_every_monte_carlo_check(paper):
+    fam = paper_family(paper)
+    mc = {c.id for c in registry.all_checks(paper) if not c.deterministic}
+    assert fam is not None, f"{paper} declares no ERROR_FAMILY"
+    assert 0 < fam.level <= 0.05
+    assert set(fam.shares) | set(fam.without_comparisons) == mc
+    assert sum(fam.shares.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_limits_alone_in_the_paper_and_among_all_five_papers_are_the_same():
+    """One Monte Carlo check of each paper of the quick suite run alone, among its paper's
+    checks of the quick suite, and in the whole quick suite (all five papers): bitwise the
+    same limits and verdicts."""
+    from pathlib import Path
+
+    from pflbounds.running.suite import load_suite, run_suite
+
+    quick = load_suite(Path(__file__).resolve().parents[2] / "validation" / "quick.toml")
+    everything = {o.check_id: o for o in run_suite(quick, progress=False)}
+    for paper in PAPERS:
+        mine = tuple(e for e in quick.entries if e.check.paper == paper)
+        mc = [e for e in mine if not e.check.deterministic]
+        assert mc, f"the quick suite runs no Monte Carlo check of {paper}"
+        own = {o.check_id: o for o in run_suite(dataclasses.replace(quick, entries=mine),
+                                                progress=False)}
+        e = mc[0]
+        alone = run_check(e.check, replicas=e.replicas, quick=e.quick, base_seed=quick.seed,
+                          progress=False)
+        assert alone.config["multiplicity"]["family"] == paper
+        _same(alone, own[e.check.id])
+        _same(alone, everything[e.check.id])
