@@ -54,10 +54,18 @@ def _minutes(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
 
 
-def measure(paper: str, jobs: int, mutants: bool) -> dict[str, Any]:
-    """The audits of ``paper`` in a fresh folder: tightness cold and warm, then mutants."""
+def measure(paper: str, jobs: int, mutants: bool, keep: Path | None = None) -> dict[str, Any]:
+    """The audits of ``paper`` in a fresh folder (``keep``/PAPER, kept for a report's
+    ``--audit``, else a temporary one): tightness cold and warm, then mutants."""
     with tempfile.TemporaryDirectory(prefix=f"bench-audit-{paper}-") as tmp:
-        out = ["--out", tmp]
+        folder = Path(tmp)
+        if keep is not None:
+            folder = keep / paper
+            if folder.exists():
+                raise SystemExit(f"bench_audit: --keep: {folder} exists (the cold run needs "
+                                 "a new folder)")
+            keep.mkdir(parents=True, exist_ok=True)
+        out = ["--out", str(folder)]
         cold, t_cold = _run(["audit", "tightness", "--paper", paper, *out, "--json"])
         _, t_warm = _run(["audit", "tightness", "--paper", paper, *out, "--json"])
         row: dict[str, Any] = {
@@ -117,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--no-mutants", action="store_true")
     ap.add_argument("--write", action="store_true", help="write the table into the README")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep each paper's audit files in KEEP/PAPER (a new folder)")
     args = ap.parse_args(argv)
     papers = [p.strip() for p in args.papers.split(",") if p.strip()]
     unknown = [p for p in papers if p not in PAPERS]
@@ -128,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for p in papers:
         print(f"{p} ...", file=sys.stderr, flush=True)
-        rows.append(measure(p, args.jobs, not args.no_mutants))
+        rows.append(measure(p, args.jobs, not args.no_mutants, args.keep))
     text = table(rows, args.jobs, (before, os.getloadavg()[0]))
     print(text)
     if args.write:

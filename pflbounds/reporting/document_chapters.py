@@ -63,7 +63,8 @@ class Chapters(WriterBase):
                 cells = [f"[{name}{flags}]", f"[{status_markup(f.printed.word, f.printed.text)}]",
                          f"[{status_markup(f.corrected.word, f.corrected.text)}]"]
                 if searched:
-                    tight = tight_within([e for r in f.results for e in r.tightness])
+                    tight = tight_within([e for r in f.results for e in r.tightness],
+                                         {r.id: _part_name(r.label, f.name) for r in f.results})
                     cells.append("[#text(size: 7pt)[" + (
                         f"#muted[{escaped(tight)}]" if tight == NOT_SEARCHED
                         else escaped(tight)) + "]]")
@@ -224,3 +225,12 @@ class Chapters(WriterBase):
                                else "."))
         joined = " \\\n".join(body)
         self.add(f"#erratum-box({accent})[{joined}]{self._label('erratum', e.id)}", "")
+
+
+def _part_name(label: str, claim: str) -> str:
+    """A result's name within its claim, in words: its label without the claim's name
+    (``Theorem 4.3: admissible s`` in claim ``Theorem 4.3`` is ``admissible s``)."""
+    rest = label.removeprefix(claim).lstrip(" :,;-–").strip()
+    if rest.startswith("(") and rest.endswith(")") and rest.count("(") == 1:
+        rest = rest[1:-1]
+    return rest or label

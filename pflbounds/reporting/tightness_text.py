@@ -80,17 +80,21 @@ def _by_form(entries: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any
     return best
 
 
-def tight_within(entries: Sequence[Mapping[str, Any]]) -> str:
+def tight_within(entries: Sequence[Mapping[str, Any]],
+                 names: Mapping[str, str] | None = None) -> str:
     """The findings table's cell: the form that comes closest (a counterexample first), as
     ``x1.4 explicit (searched)`` or ``counterexample x2 (printed)``; ``not searched``
-    without entries."""
+    without entries. When the entries are of several results (one claim of the paper split
+    into several), the form is named after its result, in words: ``names`` (result id ->
+    name, e.g. ``admissible s`` for one part of Theorem 4.3), else the result's id."""
     if not entries:
         return NOT_SEARCHED
     several = len({e["result"] for e in entries}) > 1
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for e in entries:
         groups.setdefault(str(e["result"]), []).append(e)
-    cands = [(f"{rid.split('.', 1)[-1]} {k}" if several else k, e)
+    names = names or {}
+    cands = [(f"{names.get(rid) or rid.split('.', 1)[-1]} {k}" if several else k, e)
              for rid, es in groups.items() for k, e in _by_form(es).items()]
     key, e = min(cands, key=lambda kv: _closeness(kv[1]))
     c = _closeness(e)
