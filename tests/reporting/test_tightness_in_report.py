@@ -103,3 +103,17 @@ def test_a_paper_without_records_says_so_once_below_its_table():
     findings = src[src.index("= Findings"):src.index("= Controls")]
     assert "Tight to within" not in findings.split("*Tight to within*")[0]  # no column
     assert findings.count(f"*Tight to within*: {NOT_SEARCHED}") == 1
+
+
+def test_a_claim_of_several_results_names_the_closest_part_in_words():
+    from pflbounds.reporting.document_chapters import _part_name
+
+    es = [entry("p.theorem4_3", "printed", 0.5),
+          entry("p.admissible_s", "printed", 66.1, expected="erratum 3")]
+    names = {"p.theorem4_3": _part_name("Theorem 4.3 (general step)", "Theorem 4.3"),
+             "p.admissible_s": _part_name("Theorem 4.3: admissible participation size",
+                                          "Theorem 4.3")}
+    assert tight_within(es, names) == \
+        "counterexample ×66.1 (admissible participation size printed)"
+    assert tight_within(es) == "counterexample ×66.1 (admissible_s printed)"  # no names
+    assert names["p.theorem4_3"] == "general step"
