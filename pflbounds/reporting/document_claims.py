@@ -243,7 +243,7 @@ class ClaimBlocks(WriterBase):
             return
         lines = tightness_lines(res.tightness)
         self.add("#text(size: 8.3pt)[*Tightness* (worst admissible instance found): "
-                 + " \\ ".join(escaped(line) for line in lines) + "]", "")
+                 + " \\ ".join(prose(line) for line in lines) + "]", "")
 
     @staticmethod
     def _forms_in_order(res: ResultBlock) -> list[FormBlock]:
