@@ -93,7 +93,8 @@ def test_the_findings_table_has_the_column(source):
 
 def test_a_searched_results_block_shows_its_tightness(source):
     at = source.index("*Tightness* (worst admissible instance found)")
-    assert "corrected: worst ratio 0.423 (tight to within ×2.36) at K\\=5" in source[at:at + 400]
+    assert ("corrected: worst ratio 0.423 (tight to within $× 2.36$) at $K = 5$"  # as math
+            in source[at:at + 400])
     assert source.count("*Tightness* (worst admissible instance found)") == 1
 
 
