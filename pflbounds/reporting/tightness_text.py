@@ -83,7 +83,8 @@ def _by_form(entries: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any
 def tight_within(entries: Sequence[Mapping[str, Any]],
                  names: Mapping[str, str] | None = None) -> str:
     """The findings table's cell: the form that comes closest (a counterexample first), as
-    ``x1.4 explicit (searched)`` or ``counterexample x2 (printed)``; ``not searched``
+    ``x1.4 explicit (searched)`` or ``counterexample x2 (printed)`` (``; expected`` when the
+    audit declares why: an erratum, a hidden constant); ``not searched``
     without entries. When the entries are of several results (one claim of the paper split
     into several), the form is named after its result, in words: ``names`` (result id ->
     name, e.g. ``admissible s`` for one part of Theorem 4.3), else the result's id."""
@@ -98,8 +99,9 @@ def tight_within(entries: Sequence[Mapping[str, Any]],
              for rid, es in groups.items() for k, e in _by_form(es).items()]
     key, e = min(cands, key=lambda kv: _closeness(kv[1]))
     c = _closeness(e)
-    if c == 0.0:
-        return f"counterexample ×{_ratio(e):#.3g} ({key})"
+    if c == 0.0:  # one an erratum or the paper's hidden constant explains says so
+        why = "; expected" if e.get("expected") else ""
+        return f"counterexample ×{_ratio(e):#.3g} ({key}{why})"
     if math.isinf(c):
         return f"never approached ({key})"
     return f"×{c:#.3g} {key} ({_how(e)})"

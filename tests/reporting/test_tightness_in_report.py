@@ -115,6 +115,6 @@ def test_a_claim_of_several_results_names_the_closest_part_in_words():
              "p.admissible_s": _part_name("Theorem 4.3: admissible participation size",
                                           "Theorem 4.3")}
     assert tight_within(es, names) == \
-        "counterexample ×66.1 (admissible participation size printed)"
-    assert tight_within(es) == "counterexample ×66.1 (admissible_s printed)"  # no names
+        "counterexample ×66.1 (admissible participation size printed; expected)"
+    assert tight_within(es) == "counterexample ×66.1 (admissible_s printed; expected)"
     assert names["p.theorem4_3"] == "general step"
