@@ -27,11 +27,15 @@ import numpy as np
 from scipy.stats import norm
 
 from pflbounds.checking import Check, CheckKind, Verdict, bound, requiring
-from pflbounds.extras import lazy_module
-from pflbounds.papers.scott2024.checks.common import (
+from pflbounds.papers.scott2024.checks.common import (  # the networks load lazily there
     GRID,
     future_risk_of,
     grid_terms,
+    hn,
+    jax,
+    jnp,
+    models,
+    pefll,
     replicas,
 )
 from pflbounds.papers.scott2024.instances import (
@@ -48,12 +52,6 @@ from pflbounds.reporting.figure_specs import dots, figure, series
 from pflbounds.symbolic.catalog import get
 from pflbounds.symbolic.result import Result
 from pflbounds.symbolic.units import DimensionError
-
-jax = lazy_module("jax", "scott2024's networks")
-jnp = lazy_module("jax.numpy", "scott2024's networks")
-pefll = lazy_module("pflbounds.algorithms.pefll", "scott2024's networks")
-models = lazy_module("pflbounds.algorithms.client_models", "scott2024's networks")
-hn = lazy_module("pflbounds.algorithms.hypernetworks", "scott2024's networks")
 
 
 # ------------------------------------------------------------------------------ the KL
