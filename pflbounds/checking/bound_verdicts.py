@@ -30,12 +30,12 @@ class Family:
 
 def bound_family(
     check: Check, ms: Sequence[Measure], bounds: Sequence[np.ndarray], *, upper: bool, name: str,
-    alpha: float | None = None, tally: Tally | None = None,
+    tally: Tally | None = None,
 ) -> Family:
     """Compare measured values with a bound at every point and K (see module docstring).
 
-    ``alpha``: the one-sided per-comparison level of Monte Carlo limits (default: Bonferroni
-    inside the check); ``tally`` receives the comparisons and rejections made."""
+    Monte Carlo limits are one-sided at the check's Bonferroni share of ``1 - confidence``;
+    ``tally`` receives the comparisons and rejections made."""
     m = np.concatenate([x.mean for x in ms])
     b = np.concatenate(bounds)
     pt = np.concatenate([np.full(x.mean.size, i) for i, x in enumerate(ms)])
@@ -84,8 +84,8 @@ def bound_family(
                     f" comparisons; {rel} at {loc}"
                 )
             return Family(verdict, margin, detail, lo_list, hi_list)
-        level = level_text(check, m.size, alpha)
-        alpha = bonferroni(check.confidence, m.size) if alpha is None else alpha
+        level = level_text(check, m.size)
+        alpha = bonferroni(check.confidence, m.size)
         lims = [one_sided_limits(x.mom, alpha, x.support) for x in ms]
         lo_list = [lo for lo, _ in lims]
         hi_list = [hi for _, hi in lims]

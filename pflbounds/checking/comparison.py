@@ -86,16 +86,15 @@ def pair_names(methods: Sequence[str], order: str) -> list[str]:
 
 def comparison_points(
     check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
-    *, alpha: float | None = None, tally: Tally | None = None,
+    *, tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str, list[dict[str, Any]]]:
     """Verdict, margin, detail and per-point evidence of a comparison check (module
     docstring). The margin is the smallest lower limit of a claimed difference (> 0: every
-    pair on the claimed side), in the metric's units. ``alpha``: the per-comparison level
-    when the caller sets it (default: :func:`check_alpha`)."""
+    pair on the claimed side), in the metric's units; each limit at :func:`check_alpha`."""
     methods = list(check.methods)
     m = len(methods)
     sign = 1.0 if check.order == "increasing" else -1.0
-    alpha = check_alpha(check, len(evidence)) if alpha is None else alpha
+    alpha = check_alpha(check, len(evidence))
     names = pair_names(methods, check.order)
     verdicts: list[Verdict] = []
     points: list[dict[str, Any]] = []

@@ -41,13 +41,12 @@ def _fit_text(f: Mapping[str, Any], what: str, deterministic: bool) -> str:
     return f"{what} {g(f['estimate'])}{ci} vs {claim_text(f)}"
 
 
-def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping],
-              alpha: float | None = None) -> list[dict]:
-    """One slope fit per grid point (see module docstring); ``alpha``: per-fit level of
-    Monte Carlo limits (default: Bonferroni over the fits)."""
+def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping]) -> list[dict]:
+    """One slope fit per grid point (see module docstring); Monte Carlo limits per fit at
+    the check's Bonferroni share of ``1 - confidence`` over the fits."""
     semilog = check.rate_axis == "semilog"
     n_fits = len(ms)
-    alpha = bonferroni(check.confidence, n_fits) if alpha is None else alpha
+    alpha = bonferroni(check.confidence, n_fits)
     fits = []
     for i, (mz, ev) in enumerate(zip(ms, evs, strict=True)):
         if len(mz.shape) != 1:
@@ -102,15 +101,14 @@ def rate_fits(check: Check, ms: Sequence[Measure], evs: Sequence[Mapping],
 
 def scaling_fits(
     check: Check, ms: Sequence[Measure], evs: Sequence[Mapping], params: Sequence[Mapping],
-    alpha: float | None = None,
 ) -> list[dict]:
     """Fits of log cost against log x_param, one per group of otherwise equal grid points;
-    ``alpha``: per-fit level of Monte Carlo limits (default: Bonferroni over the groups)."""
+    Monte Carlo limits per fit at the check's Bonferroni share over the groups."""
     groups: dict[str, list[int]] = {}
     for i, p in enumerate(params):
         rest = {k: v for k, v in p.items() if k != check.x_param}
         groups.setdefault(canonical_json(rest), []).append(i)
-    alpha = bonferroni(check.confidence, len(groups)) if alpha is None else alpha
+    alpha = bonferroni(check.confidence, len(groups))
     fits = []
     for gkey, idx in groups.items():
         use = []

@@ -27,13 +27,10 @@ class Tally:
         self.rejections += int(rejections)
 
 
-def level_text(check: Check, m: int, alpha: float | None) -> str:
-    """How the per-comparison level was set: Bonferroni inside the check (at its
-    ``confidence``, which a paper's error family sets to the check's share), or a level given
-    by the caller for every comparison."""
-    if alpha is None:
-        return f"{100 * check.confidence:g}% (Bonferroni over {m})"
-    return f"{100 * (1 - alpha):.6g}% per comparison (set by the caller)"
+def level_text(check: Check, m: int) -> str:
+    """How the per-comparison level is set: Bonferroni over the check's ``m`` comparisons at
+    its ``confidence`` (which a paper's error family sets to the check's share)."""
+    return f"{100 * check.confidence:g}% (Bonferroni over {m})"
 
 
 def combine_verdicts(verdicts: Sequence[Verdict]) -> Verdict:

@@ -49,12 +49,12 @@ def _count(ev: Mapping[str, np.ndarray]) -> float:
 
 def replica_bound_points(
     check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
-    *, alpha: float | None = None, tally: Tally | None = None,
+    *, tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str, list[dict[str, Any]]]:
     """Verdict of a bound_holds check with per-replica bounds (paired or per_replica).
 
-    ``alpha``: per-comparison level of the paired limits (default: Bonferroni inside the
-    check); ``tally`` receives the paired comparisons and rejections (per-replica checks make
+    The paired limits are one-sided at the check's Bonferroni share of ``1 - confidence``;
+    ``tally`` receives the paired comparisons and rejections (per-replica checks make
     no statistical comparison)."""
     paired = check.bound_mode == "paired"
     keys = ("sum", "sumsq", "sum_gap", "sumsq_gap", "sum_bound", "min_bound", "max_bound",
@@ -63,7 +63,7 @@ def replica_bound_points(
     for i, ev in enumerate(evidence):
         _need(ev, keys, i, check.bound_mode)
         n_cmp += int(np.size(ev["sum"]))
-    alpha = bonferroni(check.confidence, n_cmp) if alpha is None else alpha
+    alpha = bonferroni(check.confidence, n_cmp)
     points: list[dict[str, Any]] = []
     verdicts: list[Verdict] = []
     margin = np.inf
@@ -119,13 +119,12 @@ def replica_bound_points(
 
 def probability_points(
     check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
-    *, alpha: float | None = None, tally: Tally | None = None,
+    *, tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str, list[dict[str, Any]]]:
-    """Verdict of a holds_with_probability check (see the module docstring); ``alpha`` and
+    """Verdict of a holds_with_probability check (see the module docstring); the level and
     ``tally`` as for :func:`replica_bound_points`."""
     delta = float(check.delta)
-    given = alpha is not None
-    alpha = bonferroni(check.confidence, len(evidence)) if alpha is None else alpha
+    alpha = bonferroni(check.confidence, len(evidence))
     verdicts: list[Verdict] = []
     points: list[dict[str, Any]] = []
     worst_hi, worst = -1.0, ""
@@ -140,8 +139,7 @@ def probability_points(
         v = (Verdict.HOLDS if hi <= delta else
              Verdict.VIOLATED if lo > delta else Verdict.INCONCLUSIVE)
         verdicts.append(v)
-        level = (f"{100 * (1 - alpha):.6g}% (set by the caller)" if given else
-                 f"{100 * check.confidence:g}% (Bonferroni over {len(evidence)})")
+        level = f"{100 * check.confidence:g}% (Bonferroni over {len(evidence)})"
         if hi > worst_hi:
             worst_hi = hi
             worst = (f"{int(x)} of {int(n)} draws violate the bound at point {i}: rate "

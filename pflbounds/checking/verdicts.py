@@ -98,15 +98,16 @@ class Evaluation:
 
 def identity_verdict(
     check: Check, ms: Sequence[Measure | None], evs: Sequence[Mapping],
-    alpha: float | None = None, tally: Tally | None = None,
+    tally: Tally | None = None,
 ) -> tuple[Verdict, float | None, str]:
-    """Residuals within the tolerance (or equivalence of a Monte Carlo mean and its target);
-    ``alpha`` and ``tally`` as for :func:`bound_family`."""
+    """Residuals within the tolerance (or equivalence of a Monte Carlo mean and its target),
+    each Monte Carlo comparison at the check's Bonferroni share of ``1 - confidence``;
+    ``tally`` as for :func:`bound_family`."""
     tol = float(check.tolerance)
     n_cmp = sum(
         np.size(ev["target"]) for ev in evs if "residual" not in ev and "target" in ev
     )
-    alpha = bonferroni(check.confidence, max(n_cmp, 1)) if alpha is None else alpha
+    alpha = bonferroni(check.confidence, max(n_cmp, 1))
     verdicts: list[Verdict] = []
     worst_r, worst_i, worst_txt = -1.0, 0, ""
     for i, (mz, ev) in enumerate(zip(ms, evs, strict=True)):
@@ -156,20 +157,18 @@ def identity_verdict(
 
 def evaluate(
     check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
-    alpha: float | None = None,
 ) -> Evaluation:
     """Verdict of ``check`` from the combined evidence of each grid point.
 
-    ``alpha``: the one-sided level of every Monte Carlo comparison, when the caller sets it;
-    by default each check corrects its own comparisons (Bonferroni at ``1 - confidence``; a
-    paper's error family sets the check's confidence to its share of the family's level).
+    Each check corrects its own Monte Carlo comparisons (Bonferroni at ``1 - confidence``;
+    a paper's error family sets the check's confidence to its share of the family's level).
     The Evaluation counts the Monte Carlo comparisons and rejections.
     Raises :class:`EvidenceError` when the evidence does not follow the conventions.
     """
     if len(evidence) != len(params):
         raise EvidenceError("one evidence dict per grid point is needed")
     tally = Tally()
-    ev_ = _evaluate(check, evidence, params, alpha, tally)
+    ev_ = _evaluate(check, evidence, params, tally)
     ev_.comparisons, ev_.rejections = tally.comparisons, tally.rejections
     if not ev_.claims:
         ev_.claims = claims_of(check.kind, check.form, ev_.verdict)
@@ -178,7 +177,7 @@ def evaluate(
 
 def _evaluate(
     check: Check, evidence: Sequence[Mapping[str, np.ndarray]], params: Sequence[Mapping],
-    alpha: float | None, tally: Tally,
+    tally: Tally,
 ) -> Evaluation:
     kind = check.kind
     points: list[dict[str, Any]] = []
@@ -194,7 +193,7 @@ def _evaluate(
             if ("residual" not in ev and ("mean" in ev or "sum" in ev)) else None
             for i, ev in enumerate(evidence)
         ]
-        verdict, margin, detail = identity_verdict(check, ms, evidence, alpha, tally)
+        verdict, margin, detail = identity_verdict(check, ms, evidence, tally)
         for i, mz in enumerate(ms):
             d = base(i)
             if mz is not None:
@@ -204,15 +203,15 @@ def _evaluate(
 
     if kind is CheckKind.COMPARISON:
         verdict, margin, detail, points = comparison_points(check, evidence, params,
-                                                            alpha=alpha, tally=tally)
+                                                            tally=tally)
         return Evaluation(verdict, margin, detail, points)
     if kind is CheckKind.HOLDS_WITH_PROBABILITY:
         verdict, margin, detail, points = probability_points(check, evidence, params,
-                                                             alpha=alpha, tally=tally)
+                                                             tally=tally)
         return Evaluation(verdict, margin, detail, points)
     if kind is CheckKind.BOUND_HOLDS and check.bound_mode != "expectation":
         verdict, margin, detail, points = replica_bound_points(check, evidence, params,
-                                                               alpha=alpha, tally=tally)
+                                                               tally=tally)
         return Evaluation(verdict, margin, detail, points)
 
     ms = [measure(check, ev, i) for i, ev in enumerate(evidence)]
@@ -231,7 +230,7 @@ def _evaluate(
         bounds = [evidence_vector(ev, "bound", mz.shape, i)
                   for i, (mz, ev) in enumerate(zip(ms, evidence, strict=True))]
         fam = bound_family(check, ms, bounds, upper=kind is CheckKind.BOUND_HOLDS, name="bound",
-                           alpha=alpha, tally=tally)
+                           tally=tally)
         add_points(fam.lo, fam.hi)
         for d, b, mz in zip(points, bounds, ms, strict=True):
             d["bound"] = mz.unflat(b)
@@ -245,7 +244,7 @@ def _evaluate(
                                for i, (mz, ev) in enumerate(zip(ms, evidence, strict=True))]
             fams[key] = bound_family(
                 check, ms, all_bounds[key], upper=True, name=key.replace("bound_", "") + " bound",
-                alpha=alpha, tally=tally,
+                tally=tally,
             )
         printed, corrected = fams["bound_printed"], fams["bound_corrected"]
         if printed.verdict is Verdict.VIOLATED and corrected.verdict is Verdict.HOLDS:
@@ -266,7 +265,7 @@ def _evaluate(
         return Evaluation(verdict, printed.margin, detail, points, claims=claims)
 
     if kind is CheckKind.RATE:
-        fits = rate_fits(check, ms, evidence, alpha)
+        fits = rate_fits(check, ms, evidence)
         _tally_fits(check, fits, tally)
         what = "contraction factor" if check.rate_axis == "semilog" else "slope"
         verdict, margin, detail = fits_evaluation(check, fits, what, "point")
@@ -275,7 +274,7 @@ def _evaluate(
         return Evaluation(verdict, margin, detail, points, fits)
 
     if kind is CheckKind.SCALING:
-        fits = scaling_fits(check, ms, evidence, params, alpha)
+        fits = scaling_fits(check, ms, evidence, params)
         _tally_fits(check, fits, tally)
         verdict, margin, detail = fits_evaluation(check, fits, "slope", "group")
         lims = _plain_limits(check, ms)

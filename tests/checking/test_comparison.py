@@ -89,10 +89,10 @@ def _check(**kw) -> Check:
 
 
 def test_interval_is_the_t_interval_of_the_paired_differences():
-    c = _check()
+    c = _check(confidence=0.975)  # one comparison: each limit one-sided at 97.5%
     assert c.replicas == 9
     ev = [_planted({"mean": 1.0}, 9, None)]
-    verdict, margin, detail, pts = comparison_points(c, ev, c.grid, alpha=0.025)
+    verdict, margin, detail, pts = comparison_points(c, ev, c.grid)
     half = stdtrit(8.0, 0.975) / 3.0
     assert pts[0]["lo"][0] == pytest.approx(1.0 - half, rel=1e-12)
     assert pts[0]["hi"][0] == pytest.approx(1.0 + half, rel=1e-12)
@@ -100,10 +100,10 @@ def test_interval_is_the_t_interval_of_the_paired_differences():
     assert pts[0]["draws"].shape == (9, 2) and pts[0]["differences"].shape == (9, 1)
     assert "B - A at point 0" in detail and "9 draws fixed before the run" in detail
     # the same draws, claimed the other way, and straddling 0
-    v2, *_ = comparison_points(_check(order="decreasing"), ev, c.grid, alpha=0.025)
+    v2, *_ = comparison_points(_check(order="decreasing", confidence=0.975), ev, c.grid)
     assert v2 is Verdict.VIOLATED
     ev0 = [_planted({"mean": 0.1}, 9, None)]
-    v3, *_ = comparison_points(c, ev0, c.grid, alpha=0.025)
+    v3, *_ = comparison_points(c, ev0, c.grid)
     assert v3 is Verdict.INCONCLUSIVE
 
 
@@ -112,7 +112,7 @@ def test_a_points_other_evidence_is_kept_beside_the_interval():
     reads them); the interval's own keys are the comparison's, not the simulation's."""
     c = _check()
     ev = [{**_planted({"mean": 1.0}, 9, None), "curve": np.arange(3.0), "mean": np.zeros(1)}]
-    *_, pts = comparison_points(c, ev, c.grid, alpha=0.025)
+    *_, pts = comparison_points(c, ev, c.grid)
     assert np.array_equal(pts[0]["curve"], np.arange(3.0))
     assert pts[0]["mean"][0] == pytest.approx(pts[0]["differences"].mean())
 
