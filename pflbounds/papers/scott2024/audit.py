@@ -101,8 +101,6 @@ _FIXED = "compares a fitted slope with the exponent {} fixed in the check; it ev
 
 BLIND_CHECKS = {
     **dict.fromkeys(comparisons(), _MEASURED_ONLY),
-    "scott2024.P13": "the Spearman correlation after training against its value at "
-                     "initialisation, both measured; it evaluates no formula",
     "scott2024.P2": _FIXED.format("-1/2 (the average squared gradient norm against T)"),
     "scott2024.P15_minibatch": _FIXED.format("in [-1, 0] (the average against k)"),
     "scott2024.P15_fullbatch": _FIXED.format("in [-1/4, 1/4] (the average against k)"),

@@ -192,7 +192,7 @@ def test_every_experiment_is_a_comparison_with_its_draws_declared():
              and c.kind is CheckKind.COMPARISON}
     assert set(comps) == {f"scott2024.{k}" for k in ("table1", "table1_n900", "table2", "fig4",
                                                      "table6", "table7", "table8", "table9",
-                                                     "floats")}
+                                                     "floats", "P13")}
     for cid, c in comps.items():
         assert c.plan is not None and c.replicas == c.block_size == c.plan.draws, cid
         assert c.order == "decreasing" and len(c.methods) == 2, cid

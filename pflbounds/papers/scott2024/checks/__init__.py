@@ -16,8 +16,9 @@ _OTHERS = tuple(f"scott2024.{c}" for c in (
 
 
 def comparisons() -> tuple[str, ...]:
-    """The experiments' comparison checks, each named after its claim (the results are
-    declared in ``experiments/``, which import this package: read after loading)."""
+    """The experiments' comparison checks, each named after its claim but P13 (the digest's
+    prediction for Fig. 3); the results are declared in ``experiments/``, which import this
+    package: read after loading."""
     from pflbounds.papers.scott2024.experiments.ablations import (
         FLOATS,
         TABLE6,
@@ -29,7 +30,7 @@ def comparisons() -> tuple[str, ...]:
     from pflbounds.papers.scott2024.experiments.new_clients import FIG4, TABLE2
 
     return (FIG4.id, FLOATS.id, TABLE1.id, TABLE1.id + "_n900", TABLE2.id, TABLE6.id,
-            TABLE7.id, TABLE8.id, TABLE9.id)
+            TABLE7.id, TABLE8.id, TABLE9.id, "scott2024.P13")
 
 
 def __getattr__(name: str) -> ErrorFamily:
@@ -46,6 +47,6 @@ def __getattr__(name: str) -> ErrorFamily:
 
 ERROR_FAMILY: ErrorFamily
 """The error family of scott2024's Monte Carlo verdicts: a family-wise level of 5% over its
-26 Monte Carlo checks, the experiments' comparisons (a few draws each, every draw a training
+Monte Carlo checks, the experiments' comparisons (a few draws each, every draw a training
 run) at twice the weight of the others, whatever else a run holds. Every Monte Carlo check of
 the paper compares limits with its claim: none is declared without comparisons."""
