@@ -34,14 +34,19 @@ class Appendices(WriterBase):
             f"{sum(len(s.results) for s in self.report.sections)} have no check of their own. "
             "Why, in the encoding's words where it says (else the default for its kind: _no "
             "check yet_), and the checks of other results that exercise it, through an erratum "
-            "they share or their claim (ids without the paper prefix).",
+            "they share or their claim (ids without the paper prefix; the paper heads its "
+            "rows).",
             "",
             "#table(",
-            "  columns: (4.2cm, 1fr, 1fr),",
+            "  columns: (4.8cm, 1fr, 1fr),",
             "  " + header_row("Result", "Why no check", "Exercised through") + ",",
         )
+        paper = None
         for r in rows:
-            with notation_of(r.id.split(".", 1)[0]):
+            if r.id.split(".", 1)[0] != paper:
+                paper = r.id.split(".", 1)[0]
+                self.add(f"  table.cell(colspan: 3, fill: luma(240))[*{escaped(paper)}*],")
+            with notation_of(paper):
                 self._unchecked_row(r)
         self.add(")", "")
 
@@ -51,7 +56,7 @@ class Appendices(WriterBase):
             " ".join(ident_markup(short_id(c)) for c in ids[:3])
             + (f" +{len(ids) - 3}" if len(ids) > 3 else "") + f" #muted[({prose(how)})]"
             for ids, how in r.exercised_by) or "—"
-        self.add(f"  [{prose(r.label)} \\ #muted[{ident_markup(r.id)}]], [{prose(why)}], "
+        self.add(f"  [{prose(r.label)} \\ #muted[{ident_markup(short_id(r.id))}]], [{prose(why)}], "
                  f"[{through}],")
 
     def provenance_appendix(self) -> None:

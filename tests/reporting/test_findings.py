@@ -126,6 +126,9 @@ def test_results_without_a_check_go_to_the_appendix_with_their_reason(report, fi
     appendix = src[src.index("= Results without a check"):src.index("= Provenance")]
     assert "auxiliary bound, exercised only inside Theorem" in appendix
     assert "a step\\-size rule: no check yet" in appendix  # the default for Eq. (6)
+    # the paper heads its rows once; each id is short enough for its column
+    assert appendix.count("[*even2022*]") == 1
+    assert '#ident("lemma3")' in appendix and '#ident("even2022.lemma3")' not in appendix
 
 
 def test_claims_not_run_say_so(findings):
