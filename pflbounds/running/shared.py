@@ -39,6 +39,9 @@ too::
   read-only: the memo hands the same arrays to every caller in the process.
 * **Memo.** An in-process LRU memo of ``maxsize`` values sits in front of the disk, so a
   process reads an entry at most once.
+* **Many calls.** :meth:`SharedComputation.each` returns several calls' values in order, but
+  passes over a call another process is computing (a non-blocking ``flock``) and reads it
+  after the rest, so workers asking for the same calls compute different ones at once.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Generic, ParamSpec, TypeVar
@@ -91,6 +94,8 @@ R = TypeVar("R")
 _DIR: contextvars.ContextVar[Path | None] = contextvars.ContextVar("pflbounds_shared_dir",
                                                                    default=None)
 _WARNED: set[str] = set()
+_BUSY = object()
+"""What a call that does not wait gets while another process computes its entry."""
 _PAPER_OF: dict[str, str | None] = {}
 """Memo: the paper package of a module (a scan of the paper packages costs about 1 ms)."""
 
@@ -374,6 +379,25 @@ class SharedComputation(Generic[P, R]):
                                    f"JSON-able ({exc})") from None
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self._value(args, kwargs, blocking=True)  # type: ignore[return-value]
+
+    def each(self, calls: Sequence[tuple[tuple, Mapping[str, Any]]]) -> list[R]:
+        """The values of several calls ``(args, kwargs)``, in order, as calling each in turn
+        gives them, but computed side by side with other workers: a call whose entry another
+        worker is computing is passed over and read after the rest, so workers that ask for
+        the same calls in the same order compute different ones at once instead of waiting
+        for each other."""
+        values: list[Any] = [_BUSY] * len(calls)
+        for i, (args, kwargs) in enumerate(calls):
+            values[i] = self._value(tuple(args), dict(kwargs), blocking=False)
+        for i, (args, kwargs) in enumerate(calls):
+            if values[i] is _BUSY:  # computed by another worker: wait for it and read it
+                values[i] = self._value(tuple(args), dict(kwargs), blocking=True)
+        return values
+
+    def _value(self, args: Any, kwargs: Any, *, blocking: bool) -> Any:
+        """The value of one call, from the memo, the entry or a computation; ``_BUSY`` when
+        not ``blocking`` and another process holds the entry's lock."""
         args_json = self.arguments_json(*args, **kwargs)
         folder = _DIR.get() if fcntl is not None else None
         fp = None if folder is None else source_fingerprint(self.fn.__module__)
@@ -389,13 +413,16 @@ class SharedComputation(Generic[P, R]):
         if folder is None or fp is None:
             value = self._compute(args, kwargs)
         else:
-            value = self._through(folder, memo_key, args_json, fp, args, kwargs)
+            value = self._through(folder, memo_key, args_json, fp, args, kwargs,
+                                  blocking=blocking)
+            if value is _BUSY:
+                return value
         with self._lock:
             self._memo[memo_key] = value
             self._memo.move_to_end(memo_key)
             while len(self._memo) > self.maxsize:
                 self._memo.popitem(last=False)
-        return value  # type: ignore[return-value]
+        return value
 
     def _compute(self, args: Any, kwargs: Any) -> Any:
         value = normalize(self.name, self.fn(*args, **kwargs))
@@ -403,8 +430,9 @@ class SharedComputation(Generic[P, R]):
         return value
 
     def _through(self, folder: Path, key: str, args_json: str, fingerprint: str, args: Any,
-                 kwargs: Any) -> Any:
-        """Read the entry, or compute and write it under the key's lock."""
+                 kwargs: Any, *, blocking: bool = True) -> Any:
+        """Read the entry, or compute and write it under the key's lock (not ``blocking``:
+        ``_BUSY`` when another process holds the lock)."""
         path = folder / key[:2] / f"{key}.npz"
         value = _read(path, key)
         if value is not None:
@@ -418,7 +446,10 @@ class SharedComputation(Generic[P, R]):
                        f"({exc.strerror or exc}); computing in this process")
             return self._compute(args, kwargs)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # released by the kernel if this process dies
+            try:  # released by the kernel if this process dies
+                fcntl.flock(fd, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return _BUSY
             value = _read(path, key)  # written by the holder we waited for
             if value is not None:
                 self.stats["read"] += 1
@@ -450,7 +481,7 @@ def shared_computation(name: str, *, maxsize: int = 16
                        ) -> Callable[[Callable[P, R]], SharedComputation[P, R]]:
     """Decorate a function of JSON-able arguments returning an array or a mapping of arrays,
     so that a sweep computes it once (module docstring). ``name`` names it in entries and
-    errors (e.g. ``"erickson2025.synthetic"``); ``maxsize``: values kept in the in-process
+    errors (e.g. ``"erickson2025.synthetic_draw"``); ``maxsize``: values kept in the in-process
     memo."""
     def wrap(fn: Callable[P, R]) -> SharedComputation[P, R]:
         return SharedComputation(fn, name, maxsize)

@@ -135,6 +135,68 @@ def test_two_processes_asking_at_once_compute_once(mod, root, tmp_path):
     assert len(entries(root)) == 1
 
 
+def _ask_each(m, root: str, ns: list[int], out: str, go, sleep: str) -> None:
+    """Child process: ask for table(n) of every n in ``ns`` at once (``each``); save them in
+    order to ``out``."""
+    os.environ["SHARED_TEST_SLEEP"] = sleep
+    go.wait(10)
+    with sweep_dir(root):
+        vs = m.table.each([((n,), {}) for n in ns])
+    np.savez(out, **{f"{i}_{k}": v for i, d in enumerate(vs) for k, v in d.items()})
+
+
+def test_workers_asking_for_the_same_calls_compute_them_side_by_side(mod, root, tmp_path):
+    """Two processes ask for the same six tables in the same order: each table is computed
+    once, both processes compute some (neither waits for the other's whole list), and each
+    gets every table, in order, as the plain function gives it."""
+    ns = [3, 4, 5, 6, 7, 8]
+    go = mp.get_context("fork").Event()
+    outs = [str(tmp_path / f"each{i}.npz") for i in range(2)]
+    procs = [_fork(_ask_each, mod, str(root), ns, out, go, "0.4") for out in outs]
+    time.sleep(0.2)
+    go.set()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    who = computed(mod)
+    assert len(who) == len(ns) and len(entries(root)) == len(ns)
+    assert set(who) == {p.pid for p in procs}, f"one process computed all: {who}"
+    for out in outs:
+        with np.load(out) as z:
+            for i, n in enumerate(ns):
+                assert _same(_direct(mod, n), {k.split("_", 1)[1]: z[k] for k in z.files
+                                               if k.startswith(f"{i}_")})
+    # without a sweep folder: the memo, each call computed in this process, in order
+    again = mod.table.each([((n,), {}) for n in ns[:2]])
+    assert all(_same(_direct(mod, n), v) for n, v in zip(ns[:2], again, strict=True))
+
+
+def test_a_call_another_worker_computes_is_passed_over_and_read_last(mod, root, tmp_path,
+                                                                    monkeypatch):
+    """While another process computes table(3), ``each([3, 4, 5])`` computes 4 and 5 first
+    (their entries are written before 3's) and then reads 3: it computes nothing twice."""
+    holder = _fork(_ask, mod, str(root), 3, str(tmp_path / "held.npz"), None, "2.0")
+    wait_for(lambda: len(computed(mod)) == 1, 20, "the holder to start computing")
+    monkeypatch.setenv("SHARED_TEST_SLEEP", "0")
+    with sweep_dir(root):
+        vs = mod.table.each([((n,), {}) for n in (3, 4, 5)])
+    holder.join(30)
+    assert holder.exitcode == 0
+    assert computed(mod) == [holder.pid, os.getpid(), os.getpid()]
+    assert all(_same(_direct(mod, n), v) for n, v in zip((3, 4, 5), vs, strict=True))
+    mtime = {n: _entry_of(mod, root, n).stat().st_mtime_ns for n in (3, 4, 5)}
+    assert mtime[4] < mtime[3] and mtime[5] < mtime[3], mtime
+
+
+def _entry_of(m, root: Path, n: int) -> Path:
+    """The entry file of table(n) under ``root``."""
+    from pflbounds.running.shared import entry_key
+
+    key = entry_key("test.table", m.table.function, m.table.arguments_json(n),
+                    source_fingerprint(m.__name__))
+    return root / FOLDER / key[:2] / f"{key}.npz"
+
+
 def test_a_rerun_reads_the_entry_and_a_changed_argument_or_source_recomputes(mod, root):
     with sweep_dir(root):
         a = mod.table(5)

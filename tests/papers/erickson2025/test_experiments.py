@@ -140,6 +140,13 @@ def test_comparison_checks_read_paired_draws_of_the_shared_runs():
     assert chk.kind.value == "comparison" and chk.replicas == chk.plan.draws
     ev = chk.simulate(TINY, 2, np.random.SeedSequence(11))
     out = syn.synthetic_draws({**TINY, "seeds": 2}, np.random.SeedSequence(11))
+    # drawn one by one (each draw shared on its own), they are run_synthetic's draws bit for bit
+    whole = syn.run_synthetic({**TINY, "seeds": 2}, syn.draws_seed(
+        "synthetic", *syn.draws_args({**TINY, "seeds": 2}, np.random.SeedSequence(11))))
+    assert set(whole) == set(out)
+    for key in whole:
+        assert whole[key].dtype == out[key].dtype and np.array_equal(whole[key], out[key],
+                                                                      equal_nan=True), key
     np.testing.assert_array_equal(ev["draws"], out["error"][:, [3, 1]])  # Karula, FedAvg
     # another check at the same grid point reads the same draws, in its methods' order
     ev2 = _check("erickson2025.F1_spearman").simulate(TINY, 2, np.random.SeedSequence(11))

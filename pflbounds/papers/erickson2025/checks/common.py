@@ -496,7 +496,12 @@ def run_synthetic(p: Mapping[str, Any], seed: np.random.SeedSequence) -> dict[st
 
     ``seeds`` independent draws (one child seed each); arrays stacked on a first axis.
     """
-    draws = [synthetic_draw(p, np.random.default_rng(s)) for s in seed.spawn(int(p["seeds"]))]
+    return stacked([synthetic_draw(p, np.random.default_rng(s))
+                    for s in seed.spawn(int(p["seeds"]))])
+
+
+def stacked(draws: list[Mapping[str, Any]]) -> dict[str, np.ndarray]:
+    """The draws' values stacked on a first axis, key by key."""
     return {key: np.stack([np.asarray(d[key]) for d in draws]) for key in draws[0]}
 
 
@@ -514,17 +519,26 @@ def draws_seed(kind: str, params: str, entropy: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(entropy, spawn_key=stable_words(kind + params))
 
 
-@shared_computation("erickson2025.synthetic", maxsize=8)
-def _synthetic_draws(params: str, entropy: int) -> dict[str, np.ndarray]:
-    return run_synthetic(json.loads(params), draws_seed("synthetic", params, entropy))
+@shared_computation("erickson2025.synthetic_draw", maxsize=32)
+def _synthetic_draw(params: str, entropy: int, draw: int) -> dict[str, np.ndarray]:
+    """Draw ``draw`` of the §5.1 draws at grid point ``params`` (JSON): the child ``draw`` of
+    their seed, as ``seed.spawn`` in :func:`run_synthetic` gives it."""
+    base = draws_seed("synthetic", params, entropy)
+    child = np.random.SeedSequence(base.entropy, spawn_key=(*base.spawn_key, int(draw)),
+                                   pool_size=base.pool_size)
+    return synthetic_draw(json.loads(params), np.random.default_rng(child))
 
 
 def synthetic_draws(p: Mapping[str, Any], seed: np.random.SeedSequence
                     ) -> dict[str, np.ndarray]:
-    """The §5.1 draws at grid point ``p``, seeded by the base seed and ``p`` only, computed
-    once per sweep (:func:`pflbounds.running.shared.shared_computation`: the other workers
-    wait and read them, a rerun of unchanged code reads them)."""
-    return _synthetic_draws(*draws_args(p, seed))
+    """The §5.1 draws at grid point ``p`` (:func:`run_synthetic`, bit for bit), seeded by the
+    base seed and ``p`` only, each draw computed once per sweep
+    (:func:`pflbounds.running.shared.shared_computation`): workers that ask for them at once
+    compute different draws side by side and read the others', and a rerun of unchanged code
+    reads them all."""
+    params, entropy = draws_args(p, seed)
+    return stacked(_synthetic_draw.each([((params, entropy, j), {})
+                                         for j in range(int(p["seeds"]))]))
 
 
 SYN_DRAWS = 10  # the draws of every §5.1 check (one count: they all read the same draws)
