@@ -1,7 +1,8 @@
-"""Draws chosen before the run: the declaration of a comparison's draw count, the effect the
-paper reports, a standard deviation, the compute budget, and the power they give.
+"""Draws chosen before the run: the declaration of a comparison's draw count, the effect to
+detect (the paper's, or a pilot's), a standard deviation, the compute budget, and the power
+they give.
 
-The power of ``n`` draws for the paper's effect at a one-sided per-comparison level alpha is
+The power of ``n`` draws for the planned effect at a one-sided per-comparison level alpha is
 the exact power of the one-sided one-sample t test on paired differences (noncentral t; Cohen
 1988, *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., §2.3, Eq. 2.3.1;
 Owen 1965, Technometrics 7(1)): with ``delta = effect / sd``,
@@ -9,7 +10,7 @@ Owen 1965, Technometrics 7(1)): with ``delta = effect / sd``,
     power(n) = P(T'(n - 1, delta sqrt(n)) > t_{1-alpha}(n - 1)),
 
 T'(df, ncp) a noncentral Student variable: the probability that the lower ``1 - alpha`` limit
-of the mean difference lies above 0 when the true mean difference is the paper's effect. It is
+of the mean difference lies above 0 when the true mean difference is the planned effect. It is
 computed from declared numbers only, never from a run's data
 (:mod:`pflbounds.checking.comparison` uses the plan).
 """
@@ -43,13 +44,15 @@ def t_power(n: int, effect: float, sd: float, alpha: float) -> float:
 class DrawPlan:
     """The draws of a comparison, chosen before the run.
 
-    ``draws``: independent draws to run. ``effect``: the difference the paper reports (in
-    the metric's units, > 0; with several pairs, the smallest). ``sd``: the standard deviation
+    ``draws``: independent draws to run. ``effect``: the difference the draws are to detect
+    (in the metric's units, > 0; with several pairs, the smallest): the paper's, or a pilot's
+    on streams other than the check's where a synthetic analogue's effect is smaller than the
+    paper's (``sd_source`` says which). ``sd``: the standard deviation
     of a paired difference, declared (> 0); ``sd_source`` says where it comes from (a pilot
     run and its seeds, or the paper's spread). ``budget_draws``: the most draws the compute
     budget allows (``draws`` may not exceed it); ``budget_note`` states the budget (e.g.
     "about 40 s per draw on 2 cores; 10 minutes per grid point"). ``target_power``: the power
-    the plan aims at for the paper's effect.
+    the plan aims at for the planned effect.
     """
 
     draws: int
@@ -82,7 +85,7 @@ class DrawPlan:
             raise ValueError("DrawPlan: " + "; ".join(problems))
 
     def power(self, alpha: float, n: int | None = None) -> float:
-        """The power of ``n`` draws (default: the plan's) for the paper's effect at the
+        """The power of ``n`` draws (default: the plan's) for the planned effect at the
         one-sided per-comparison level ``alpha``."""
         return t_power(int(self.draws if n is None else n), self.effect, self.sd, alpha)
 
@@ -116,7 +119,7 @@ class DrawPlan:
     def text(self, alpha: float) -> str:
         """The declaration in one sentence, for a verdict's detail."""
         r = self.record(alpha)
-        head = (f"{r['draws']} draws fixed before the run, for the paper's difference "
+        head = (f"{r['draws']} draws fixed before the run, for a difference of "
                 f"{_g(r['effect'])} with a standard deviation of {_g(r['sd'])} per paired "
                 f"difference ({self.sd_source}): power {r['power']:.2f} at {_g(alpha)} per "
                 "side")

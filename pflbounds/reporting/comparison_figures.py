@@ -40,7 +40,7 @@ def plan_text(outcome: Outcome) -> str:
     plan = (outcome.config or {}).get("plan")
     if not isinstance(plan, dict):
         return ""
-    text = (f"{plan['draws']} draws fixed before the run for the paper's difference "
+    text = (f"{plan['draws']} draws fixed before the run for a difference of "
             f"{fmt(float(plan['effect']))} (standard deviation of a paired difference "
             f"{fmt(float(plan['sd']))}, {plan['sd_source']}): power "
             f"{float(plan['power']):.2f} at this level")

@@ -202,7 +202,7 @@ def test_comparison_figure_shows_the_draws_and_the_interval(comparepaper, tmp_pa
 
     svg = render_plot(PlotSpec.from_dict(fig), tmp_path / "better.svg")
     assert svg.stat().st_size > 1000 and "B - A" in (tmp_path / "better.csv").read_text()
-    assert "8 draws fixed before the run for the paper's difference 0.5" in fig["caption"]
+    assert "8 draws fixed before the run for a difference of 0.5" in fig["caption"]
     assert "whole interval lies above the line at 0" in fig["caption"]
     from pflbounds.checking.ratio import kind_statistic
 
