@@ -206,3 +206,46 @@ def test_every_experiment_is_a_comparison_with_its_draws_declared():
         alpha = fam.level * fam.shares[cid] / len(c.grid)
         assert not c.plan.record(alpha)["budget_reaches_target"]
         assert c.expected is Verdict.INCONCLUSIVE
+
+
+def test_the_comparisons_plans_and_expected_verdicts_follow_from_the_recorded_pilot():
+    """Every comparison's expected verdict is the one its 16-draw pilot predicts
+    (pflbounds.checking.pilot.plan_from_pilot at the check's level), INCONCLUSIVE where the
+    pilot does not settle a pair or the budget (300 s of one core per check) cannot reach
+    power 0.99; a plan taken from the pilot declares exactly the draws, effect and sd the rule
+    gives, and its budget; P13 keeps its first plan, with at least the draws the rule needs."""
+    import json
+    import math
+    from pathlib import Path
+
+    from pflbounds.checking import CheckKind, Verdict
+    from pflbounds.checking.pilot import plan_from_pilot
+    from pflbounds.checking.registry import all_checks, load_papers
+    from pflbounds.papers.scott2024 import experiments
+    from pflbounds.running.multiplicity import paper_family
+
+    load_papers()
+    pilot = json.loads((Path(experiments.__file__).parent / "pilot16.json").read_text())
+    fam = paper_family("scott2024")
+    comps = {c.id: c for c in all_checks() if c.paper == "scott2024"
+             and c.kind is CheckKind.COMPARISON}
+    assert set(pilot["checks"]) == set(comps)
+    from_pilot = 0
+    for cid, c in comps.items():
+        rec = pilot["checks"][cid]
+        alpha = fam.level * fam.shares[cid] / ((len(c.methods) - 1) * len(c.grid))
+        assert len(rec["pairs"]) == (len(c.methods) - 1) * len(c.grid), cid
+        plan = plan_from_pilot(rec["pairs"], rec["draws"], alpha)
+        budget = max(4, min(200, int(300 / rec["seconds_per_draw"])))
+        decides = plan.predicted is not Verdict.INCONCLUSIVE and plan.draws <= budget
+        assert c.expected is (plan.predicted if decides else Verdict.INCONCLUSIVE), cid
+        if "16-draw pilot" in c.plan.sd_source:
+            from_pilot += 1
+            assert decides and c.plan.draws == max(4, plan.draws), cid
+            assert math.isclose(c.plan.effect, plan.effect, rel_tol=2e-3), cid
+            assert math.isclose(c.plan.sd, plan.sd, rel_tol=5e-3), cid
+            assert c.plan.budget_draws == budget and c.plan.target_power == 0.99, cid
+            assert c.plan.power(alpha) >= 0.99, cid
+        elif decides:
+            assert cid == "scott2024.P13" and c.plan.draws >= plan.draws
+    assert from_pilot == 6

@@ -1,0 +1,88 @@
+"""Draws planned from a pilot: the rule that turns a pilot run of a comparison (its paired
+differences' mean and standard deviation per pair) into a predicted verdict and the draws
+that make the check's verdict the same at any seed.
+
+A comparison check's verdict is stable over seeds only when its power for the true
+difference is near 1 (it decides) or near 0 (it stays INCONCLUSIVE). A plan that takes the
+paper's difference where the run's (synthetic) difference is much smaller sits in between,
+and reruns at other seeds disagree. The rule, applied to a pilot of ``n0`` draws on streams
+other than the check's:
+
+* per pair, the lower ``1 - level`` limit of the pilot mean's magnitude,
+  ``|m| - t_{1-level}(n0 - 1) s / sqrt(n0)``, and the sd to plan with, ``s`` times
+  ``sqrt((n0 - 1) / chi2_{level}(n0 - 1))`` (the upper ``1 - level`` limit of a normal sd);
+* a pair whose limit is above 0 is *settled* on the side of its mean;
+* some pair settled against the claim: predicted VIOLATED, with the draws that give
+  ``power`` to the pair needing fewest (one decided pair makes the verdict);
+* every pair settled on the claimed side: predicted HOLDS, with the draws that give
+  ``power`` to the pair needing most;
+* otherwise predicted INCONCLUSIVE (the pilot does not settle a pair), no draw count.
+
+The power is the exact one-sided t-test power of :func:`pflbounds.checking.draws.t_power`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pflbounds.checking.draws import DrawPlan
+from pflbounds.checking.kinds import Verdict
+
+__all__ = ["PilotPlan", "plan_from_pilot", "sd_inflation"]
+
+
+@dataclass(frozen=True)
+class PilotPlan:
+    """What :func:`plan_from_pilot` gives: the predicted verdict, the pair that decides it
+    (index into the pairs, None when INCONCLUSIVE), that pair's planned effect and sd, and
+    the draws for the target power (None when INCONCLUSIVE or beyond the search)."""
+
+    predicted: Verdict
+    pair: int | None
+    effect: float | None
+    sd: float | None
+    draws: int | None
+
+
+def sd_inflation(n0: int, level: float = 0.10) -> float:
+    """``sqrt((n0 - 1) / chi2_level(n0 - 1))``: the upper ``1 - level`` limit of a normal
+    standard deviation estimated from ``n0`` draws, over the estimate."""
+    from scipy.stats import chi2
+
+    return math.sqrt((n0 - 1) / float(chi2.ppf(level, n0 - 1)))
+
+
+def plan_from_pilot(pairs: Sequence[tuple[float, float]], n0: int, alpha: float, *,
+                    power: float = 0.99, level: float = 0.10) -> PilotPlan:
+    """The plan of a comparison from its pilot (module docstring): ``pairs`` holds, per pair,
+    the pilot mean and sd of the claimed difference (> 0: on the claimed side) over ``n0``
+    draws; ``alpha`` is the check's one-sided per-comparison level."""
+    from scipy.stats import t as student
+
+    if n0 < 3:
+        raise ValueError(f"a pilot needs at least 3 draws, got n0 = {n0}")
+    if not pairs:
+        raise ValueError("a pilot needs at least one pair")
+    q = float(student.ppf(1.0 - level, n0 - 1))
+    k = sd_inflation(n0, level)
+    rows = []
+    for i, (m, s) in enumerate(pairs):
+        if not (math.isfinite(m) and math.isfinite(s) and s >= 0):
+            raise ValueError(f"pair {i}: mean and sd must be finite (sd >= 0), got {m}, {s}")
+        lower = abs(m) - q * s / math.sqrt(n0)
+        sd = s * k
+        need = None
+        if lower > 0:
+            need = (DrawPlan(2, lower, sd, "pilot", 2, "pilot", target_power=power)
+                    .draws_for(alpha) if sd > 0 else 2)
+        rows.append((i, m, lower, sd, need))
+    against = [r for r in rows if r[1] < 0 and r[2] > 0]
+    if against:
+        i, _, lower, sd, need = min(against, key=lambda r: math.inf if r[4] is None else r[4])
+        return PilotPlan(Verdict.VIOLATED, i, lower, sd, need)
+    if all(r[1] > 0 and r[2] > 0 for r in rows):
+        i, _, lower, sd, need = max(rows, key=lambda r: math.inf if r[4] is None else r[4])
+        return PilotPlan(Verdict.HOLDS, i, lower, sd, need)
+    return PilotPlan(Verdict.INCONCLUSIVE, None, None, None, None)
