@@ -40,7 +40,9 @@ REQUIRED_MODULES = ("paper", "symbols", "assumptions", "errata")
 OPTIONAL_MODULES = ("inputs", "instances", "complexity", "audit")
 """Top-level modules a paper may have; all but ``inputs`` are declared in the manifest."""
 SHARED_CHECK_MODULE = "common"
-"""``checks/common.py``: check code shared by several topics; it declares no CHECKS."""
+"""``checks/common.py``: check code shared by several topics, and ``experiments/common.py``:
+code shared by several experiments (draw plans, the builders of their claims' checks); neither
+declares CHECKS or results."""
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def layout_problems(folder: Path, outside: bool = False) -> list[str]:
     out += [f"stray folder(s) {', '.join(sorted(dirs - allowed))}"] if dirs - allowed else []
     for pkg, want, extra in (("theory", m.theory, set()),
                              ("checks", m.checks, {SHARED_CHECK_MODULE}),
-                             ("experiments", m.experiments, set())):
+                             ("experiments", m.experiments, {SHARED_CHECK_MODULE})):
         if pkg not in dirs:
             if want or pkg != "experiments":
                 out.append(f"missing {pkg}/")

@@ -8,16 +8,16 @@
   :func:`first_evidence_with`).
 * The experiments of §5: the loop projection and the LOT surrogate D both use
   (:func:`loop_projector`, :func:`pairwise_lot`), the draws of §5.1 that Table 1's and Fig. 1's
-  checks read (:func:`run_synthetic`, shared by a sweep: :func:`synthetic_draws`), and the
-  claims' checks: comparisons of methods over paired draws (:func:`paired`,
-  :func:`columns_of`, :func:`synthetic_comparison`).
+  checks read (:func:`run_synthetic`, shared by a sweep one draw at a time:
+  :func:`synthetic_draws`); the claims' checks on them are in
+  :mod:`pflbounds.papers.erickson2025.experiments.common`.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -32,8 +32,7 @@ from pflbounds.algorithms.ifca import (
     run_ifca,
 )
 from pflbounds.algorithms.karula import run_karula
-from pflbounds.checking import Check, CheckKind, Verdict, bound
-from pflbounds.checking.draws import DrawPlan
+from pflbounds.checking import bound
 from pflbounds.checking.jsonsafe import canonical_json
 from pflbounds.papers.erickson2025.instances import generator, point_instance
 from pflbounds.papers.erickson2025.theory.convergence import THEOREM4_3_ETA38
@@ -53,7 +52,6 @@ from pflbounds.problems.pairwise_constraints import (
 from pflbounds.problems.transport import embedding_distance, lot_map, lp_plan
 from pflbounds.running.seeds import stable_words
 from pflbounds.running.shared import shared_computation
-from pflbounds.symbolic.result import Result
 
 # --- Karula runs ---------------------------------------------------------------------------
 
@@ -549,66 +547,3 @@ PILOT = ("the pilot of four full-size draws, the children of base seed 1002 (the
 SYN = {**SYNTHETIC, "seeds": SYN_DRAWS}  # the grid point of the §5.1 checks
 SYN_QUICK = {**SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,  # their quick point
              "t_grid": [0.1, 1.0], "k_grid": [1, 3], "seeds": SYN_DRAWS}
-
-
-# --- the claims' comparisons between methods -----------------------------------------------
-
-
-def pm2se(x: np.ndarray, fmt: str) -> str:
-    """mean ± 2 standard errors of ``x``, formatted with ``fmt``."""
-    x = np.asarray(x, dtype=float)
-    se = x.std(ddof=1) / np.sqrt(x.size) if x.size > 1 else float("nan")
-    return f"{x.mean():{fmt}} ± {2 * se:{fmt}}"
-
-
-Draws = Callable[[Mapping[str, Any], np.random.SeedSequence], dict[str, np.ndarray]]
-
-
-def paired(columns: Callable[[dict], np.ndarray], draws: Draws
-           ) -> Callable[[Mapping[str, Any], int, np.random.SeedSequence], dict]:
-    """simulate() of a comparison: ``R`` shared draws at ``p`` (``seeds = R``) and, as
-    ``draws`` (R, M), the compared methods' metric per draw (``columns`` of the draws)."""
-
-    def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-        out = draws({**p, "seeds": int(R)}, seed)
-        return {"draws": np.asarray(columns(out), dtype=float).reshape(int(R), -1)}
-
-    return simulate
-
-
-def columns_of(key: str, methods: tuple[str, ...]) -> Callable[[dict], np.ndarray]:
-    """The columns of ``out[key]`` (draws x :data:`METHODS`) of ``methods``, in order."""
-    idx = [METHODS.index(m) for m in methods]
-    return lambda out: np.asarray(out[key])[:, idx]
-
-
-def synthetic_comparison(cid: str, title: str, expected: Verdict, methods: tuple[str, ...],
-                         columns: Callable[[dict], np.ndarray], plan: DrawPlan, desc: str,
-                         ylabel: str, *, claim: Result, order: str = "increasing") -> Check:
-    """A §5.1 comparison check of ``claim`` (its printed form): ``methods`` in the claimed
-    order of their metric (``columns`` of the shared draws), decided on paired differences
-    over the ``plan``'s draws (:mod:`pflbounds.checking.comparison`)."""
-    return Check("erickson2025." + cid, title, CheckKind.COMPARISON, expected,
-                 paired(columns, synthetic_draws), grid=(SYN,), quick_grid=(SYN_QUICK,),
-                 engine="mc", methods=methods, order=order, plan=plan, result_id=claim.id,
-                 form="printed", xlabel="method", ylabel=ylabel, description=desc,
-                 requires=("jax",) if SYN["backend"] == "jax" else (), cost="long")
-
-
-def synthetic_bound(cid: str, title: str, expected: Verdict,
-                    measure: Callable[[dict], tuple[float, float]], desc: str, ylabel: str, *,
-                    claim: Result, plot: Callable[[Any], list[dict]] | None = None) -> Check:
-    """A §5.1 check of ``claim`` (printed): ``measure`` of the shared draws (a mean over the
-    draws, and the bound) is at most the bound."""
-
-    def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
-        out = synthetic_draws(p, seed)
-        mean, bnd = measure(out)
-        return {"mean": np.atleast_1d(float(mean)), "bound": np.atleast_1d(float(bnd)),
-                "ks": np.zeros(1), **out}
-
-    return Check("erickson2025." + cid, title, CheckKind.BOUND_HOLDS, expected, simulate,
-                 grid=(SYN,), quick_grid=(SYN_QUICK,), engine="exact", rel_tol=0.0,
-                 result_id=claim.id, form="printed", plot=plot, xlabel="draws mean",
-                 ylabel=ylabel, description=desc,
-                 requires=("jax",) if SYN["backend"] == "jax" else (), cost="long")

@@ -47,13 +47,12 @@ from pflbounds.algorithms.karula import karula_estimate, sample_subsets
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.checking.draws import DrawPlan
 from pflbounds.papers.erickson2025.checks.common import (
-    columns_of,
     draws_args,
     draws_seed,
     loop_projector,
-    paired,
     pairwise_lot,
 )
+from pflbounds.papers.erickson2025.experiments.common import columns_of, paired
 from pflbounds.papers.erickson2025.paper import SECTION5, form, result
 from pflbounds.papers.erickson2025.symbols import acc_ref
 from pflbounds.problems.distorted_digits import WriterDigits, distorted_writers

@@ -24,9 +24,8 @@ from pflbounds.papers.erickson2025.checks.common import (
     SYN_BUDGET,
     SYN_BUDGET_NOTE,
     SYN_DRAWS,
-    pm2se,
-    synthetic_comparison,
 )
+from pflbounds.papers.erickson2025.experiments.common import pm2se, synthetic_comparison
 from pflbounds.papers.erickson2025.paper import LOT_SURROGATE, form, result
 from pflbounds.papers.erickson2025.symbols import rho_ref
 from pflbounds.symbolic.result import Kind

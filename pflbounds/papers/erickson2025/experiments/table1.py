@@ -33,6 +33,8 @@ from pflbounds.papers.erickson2025.checks.common import (
     SYN_BUDGET,
     SYN_BUDGET_NOTE,
     SYN_DRAWS,
+)
+from pflbounds.papers.erickson2025.experiments.common import (
     columns_of,
     pm2se,
     synthetic_bound,

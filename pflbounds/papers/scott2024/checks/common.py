@@ -533,37 +533,8 @@ def comparison_check(claim: Result, title: str, expected: Verdict, run, pick, pl
 
 def accuracy(risk: np.ndarray) -> np.ndarray:
     """Accuracy in points (%) from a 0-1 risk (the metric of the experiments' comparisons,
-    and of the ``PILOT_SD`` their plans take their sd from)."""
+    and of the pilots their plans come from, :mod:`..experiments.common`)."""
     return 100.0 * (1.0 - np.asarray(risk, dtype=float))
-
-
-PILOT_SD = ("sd: the largest paired sd of a pilot, the earlier three-seed version of this "
-            "check at base seed 1 (other streams than the check's), {} points, times 3.08: "
-            "its upper 90% limit from 3 draws (chi-square with 2 degrees of freedom)")
-
-PILOT16_SEED = 11
-"""The base seed of the 16-draw pilot the comparisons' draws are planned from (its streams are
-not those of the suite seeds 2024-2027 the checks and their stability test run at)."""
-
-
-def pilot_plan(draws: int, pair: str, mean: float, lower: float, sd: float, per_draw: float,
-               budget_draws: int) -> DrawPlan:
-    """The plan of a comparison from the 16-draw pilot at :data:`PILOT16_SEED`: ``draws`` for
-    power 0.99 at the check's level to detect ``lower`` (the lower 90% limit of ``pair``'s
-    pilot mean ``mean`` in magnitude), with ``sd`` (its pilot sd times 1.32, the upper 90%
-    limit from 16 draws), within a budget of 300 s of one core per check (``per_draw``
-    seconds per draw in the pilot). The pair is the one that decides the predicted verdict:
-    for HOLDS the one that needs the most draws, for VIOLATED the one that needs the fewest."""
-    return DrawPlan(
-        draws=draws, effect=lower, sd=sd, target_power=0.99,
-        sd_source=(f"effect and sd: {pair} in a 16-draw pilot at base seed {PILOT16_SEED} "
-                   f"(streams other than the suite seeds'), the lower 90% limit of its mean "
-                   f"difference ({mean:.3g} in the pilot) and its paired sd times 1.32 (the "
-                   "upper 90% limit from 16 draws); power 0.99 so that reruns at other seeds "
-                   "give the same verdict"),
-        budget_draws=budget_draws,
-        budget_note=(f"about {per_draw:.2g} s per draw on one core in the pilot; 300 s per "
-                     f"check: {budget_draws} draws"))
 
 
 SIDE = {"seen": 0, "unseen": 1}  # the last axis of the experiments' ``risk``

@@ -33,7 +33,6 @@ from pflbounds.checking import Verdict, requiring
 from pflbounds.checking.draws import DrawPlan
 from pflbounds.extras import lazy_jit, lazy_module
 from pflbounds.papers.scott2024.checks.common import (
-    PILOT_SD,
     SIDE,
     SYNTH,
     accuracy,
@@ -43,13 +42,13 @@ from pflbounds.papers.scott2024.checks.common import (
     distinct_runs,
     mean_risk,
     method_keys,
-    pilot_plan,
     predict_all,
     seen_unseen,
     setting_title,
     theorem32_terms,
     train_pefll,
 )
+from pflbounds.papers.scott2024.experiments.common import PILOT_SD, pilot_plan
 from pflbounds.papers.scott2024.instances import (
     POINT_C90,
     pefll_architecture,

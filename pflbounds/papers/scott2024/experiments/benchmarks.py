@@ -40,9 +40,9 @@ from pflbounds.papers.scott2024.checks.common import (
     local_thetas,
     mean_risk,
     method_keys,
-    pilot_plan,
     predict_all,
 )
+from pflbounds.papers.scott2024.experiments.common import pilot_plan
 from pflbounds.papers.scott2024.instances import POINT_C, pefll_architecture, setting
 from pflbounds.papers.scott2024.paper import (
     ARCHITECTURES,

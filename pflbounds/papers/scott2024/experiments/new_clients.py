@@ -21,7 +21,6 @@ from pflbounds.checking import Verdict, requiring
 from pflbounds.checking.draws import DrawPlan
 from pflbounds.extras import lazy_module
 from pflbounds.papers.scott2024.checks.common import (
-    PILOT_SD,
     SIDE,
     SYNTH,
     accuracy,
@@ -33,11 +32,11 @@ from pflbounds.papers.scott2024.checks.common import (
     local_thetas,
     mean_risk,
     method_keys,
-    pilot_plan,
     predict_all,
     seen_unseen,
     train_pefll,
 )
+from pflbounds.papers.scott2024.experiments.common import PILOT_SD, pilot_plan
 from pflbounds.papers.scott2024.instances import (
     PER_CLASS,
     POINT_C90,
