@@ -154,8 +154,12 @@ def test_interrupt_half_way_keeps_the_previous_figures(small_results, written, t
 
 
 _HOLD_AFTER_COMPILE = """\
-import sys, time
+import signal, sys, time
 from pathlib import Path
+
+# a Ctrl-C reaches the program as in a terminal, even when the tests run as a background job
+# (whose children inherit SIGINT ignored, and Python then installs no handler of its own)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import pflbounds.reporting.pdf as pdf
 from pflbounds.cli import main
 
