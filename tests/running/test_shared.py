@@ -36,8 +36,12 @@ from pflbounds.running.shared import (
     sweep_scope,
 )
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="fork, flock and SIGKILL")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, flock and SIGKILL"),
+    # another test of the session may have imported JAX (multithreaded); these children only
+    # run numpy and file locks, never JAX, so the fork cannot deadlock on its threads
+    pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning"),
+]
 
 MODULE = '''
 import os
