@@ -222,6 +222,20 @@ _F2 = {"instance": 70, "N": 20, "b": 2, "b_alpha": 1, "lam": 0.5, "compare": 5}
 _D = ((2, 0.25, 100), (10, 0.125, 200))
 _LSR = {"instance": 70, "N": 20, "b": 2}
 
+def _order_check(d: int, criterion: str, expected: Verdict, note: str) -> Check:
+    """Figure 2's ordering at t = 5: All-for-one with ``criterion`` below Local at dimension
+    ``d`` (d = 2: gamma 0.25; d = 10: gamma 0.125), paired over the plan's draws."""
+    gamma, plan = {2: (0.25, _order_plan(0.45, 0.42)), 10: (0.125, _order_plan(0.08, 0.23))}[d]
+    return Check(
+        f"philippenko2025.F2_{criterion}_d{d}",
+        f"Figure 2: All-for-one {criterion} below Local at t = 5 (d = {d})",
+        CheckKind.COMPARISON, expected, simulate_order,
+        grid=(dict(_F2, d=d, gamma=gamma, t=5, methods=[criterion, "local"]),),
+        engine="mc", methods=(criterion, "local"), plan=plan,
+        result_id=DEFINITION1.id, form="printed",
+        description=f"{_ORDER_NOTE} Predicted: {expected.value}{note}.")
+
+
 CHECKS = [
     Check(
         "philippenko2025.F2", "Figure 2 regenerated: no method beats the oracle's exact curve",
@@ -293,37 +307,11 @@ CHECKS = [
         description="With the continuous criterion the estimated weights keep about three "
                     "collaborators and stay below Local's exact curve rho_local^t eps0 (the "
                     "binary criterion with lambda = 1/2 keeps about one: it is Local)."),
-    Check(
-        "philippenko2025.F2_continuous_d2",
-        "Figure 2: All-for-one continuous below Local at t = 5 (d = 2)",
-        CheckKind.COMPARISON, Verdict.HOLDS, simulate_order,
-        grid=(dict(_F2, d=2, gamma=0.25, t=5, methods=["continuous", "local"]),),
-        engine="mc", methods=("continuous", "local"), plan=_order_plan(0.45, 0.42),
-        result_id=DEFINITION1.id, form="printed",
-        description=_ORDER_NOTE + " Predicted: HOLDS."),
-    Check(
-        "philippenko2025.F2_binary_d2", "Figure 2: All-for-one binary below Local at t = 5 (d = 2)",
-        CheckKind.COMPARISON, Verdict.HOLDS, simulate_order,
-        grid=(dict(_F2, d=2, gamma=0.25, t=5, methods=["binary", "local"]),),
-        engine="mc", methods=("binary", "local"), plan=_order_plan(0.45, 0.42),
-        result_id=DEFINITION1.id, form="printed",
-        description=_ORDER_NOTE + " Predicted: HOLDS."),
-    Check(
-        "philippenko2025.F2_continuous_d10",
-        "Figure 2: All-for-one continuous below Local at t = 5 (d = 10)",
-        CheckKind.COMPARISON, Verdict.HOLDS, simulate_order,
-        grid=(dict(_F2, d=10, gamma=0.125, t=5, methods=["continuous", "local"]),),
-        engine="mc", methods=("continuous", "local"), plan=_order_plan(0.08, 0.23),
-        result_id=DEFINITION1.id, form="printed",
-        description=_ORDER_NOTE + " Predicted: HOLDS."),
-    Check(
-        "philippenko2025.F2_binary_d10",
-        "Figure 2: All-for-one binary below Local at t = 5 (d = 10)",
-        CheckKind.COMPARISON, Verdict.INCONCLUSIVE, simulate_order,
-        grid=(dict(_F2, d=10, gamma=0.125, t=5, methods=["binary", "local"]),),
-        engine="mc", methods=("binary", "local"), plan=_order_plan(0.08, 0.23),
-        result_id=DEFINITION1.id, form="printed",
-        description=_ORDER_NOTE + " Predicted: INCONCLUSIVE (F2: at d = 10 the binary "
-                    "criterion keeps the client alone from t = 1, so it runs Local: no "
-                    "acceleration to see)."),
+    *(_order_check(d, crit, verdict, note) for d, crit, verdict, note in (
+        (2, "continuous", Verdict.HOLDS, ""),
+        (2, "binary", Verdict.HOLDS, ""),
+        (10, "continuous", Verdict.HOLDS, ""),
+        (10, "binary", Verdict.INCONCLUSIVE, " (F2: at d = 10 the binary criterion keeps the "
+         "client alone from t = 1, so it runs Local: no acceleration to see)"),
+    )),
 ]
