@@ -40,6 +40,23 @@ def t_power(n: int, effect: float, sd: float, alpha: float) -> float:
     return float(1.0 - nctdtr(n - 1.0, ncp, q))
 
 
+def draws_for(effect: float, sd: float, alpha: float, power: float) -> int | None:
+    """The fewest draws (>= 2) whose :func:`t_power` for ``effect`` and ``sd`` at ``alpha``
+    reaches ``power``; None beyond :data:`MAX_DRAWS`."""
+    if t_power(MAX_DRAWS, effect, sd, alpha) < power:
+        return None
+    lo, hi = 2, 2
+    while t_power(hi, effect, sd, alpha) < power:
+        lo, hi = hi, min(2 * hi, MAX_DRAWS)
+    while lo < hi:  # the power grows with n: the smallest n in (lo, hi] that reaches it
+        mid = (lo + hi) // 2
+        if t_power(mid, effect, sd, alpha) >= power:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
 @dataclass(frozen=True)
 class DrawPlan:
     """The draws of a comparison, chosen before the run.
@@ -92,19 +109,8 @@ class DrawPlan:
     def draws_for(self, alpha: float, power: float | None = None) -> int | None:
         """The fewest draws whose power reaches ``power`` (default the target) at ``alpha``;
         None beyond :data:`MAX_DRAWS`."""
-        want = self.target_power if power is None else power
-        if t_power(MAX_DRAWS, self.effect, self.sd, alpha) < want:
-            return None
-        lo, hi = 2, 2
-        while t_power(hi, self.effect, self.sd, alpha) < want:
-            lo, hi = hi, min(2 * hi, MAX_DRAWS)
-        while lo < hi:  # the power grows with n: the smallest n in (lo, hi] that reaches it
-            mid = (lo + hi) // 2
-            if t_power(mid, self.effect, self.sd, alpha) >= want:
-                hi = mid
-            else:
-                lo = mid + 1
-        return hi
+        return draws_for(self.effect, self.sd, alpha,
+                         self.target_power if power is None else power)
 
     def record(self, alpha: float) -> dict[str, Any]:
         """The declaration with its power at ``alpha`` (what a run's config records)."""

@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pflbounds.checking.draws import DrawPlan
+from pflbounds.checking.draws import draws_for
 from pflbounds.checking.kinds import Verdict
 
 __all__ = ["PilotPlan", "plan_from_pilot", "sd_inflation"]
@@ -75,8 +75,7 @@ def plan_from_pilot(pairs: Sequence[tuple[float, float]], n0: int, alpha: float,
         sd = s * k
         need = None
         if lower > 0:
-            need = (DrawPlan(2, lower, sd, "pilot", 2, "pilot", target_power=power)
-                    .draws_for(alpha) if sd > 0 else 2)
+            need = draws_for(lower, sd, alpha, power) if sd > 0 else 2
         rows.append((i, m, lower, sd, need))
     against = [r for r in rows if r[1] < 0 and r[2] > 0]
     if against:
