@@ -514,18 +514,20 @@ def shared_run(run, p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) 
 
 def comparison_check(claim: Result, title: str, expected: Verdict, run, pick, plot,
                      grid: tuple, methods: tuple[str, ...], plan: DrawPlan, description: str,
-                     xlabel: str, suffix: str = "", ylabel: str = "accuracy (%)") -> Check:
+                     xlabel: str, suffix: str = "", ylabel: str = "accuracy (%)",
+                     check_id: str | None = None) -> Check:
     """A comparison check of an experiment's claim on population C, named after the claim
-    (its id, then ``suffix``): per grid point, ``pick(out, p)`` gives the metric of
-    ``methods`` (draws, methods) from the runs of :func:`shared_run` (one draw: one seed with
-    its own population, initialisation and sampling), claimed decreasing along ``methods``."""
+    (its id, then ``suffix``) unless ``check_id`` names it: per grid point, ``pick(out, p)``
+    gives the metric of ``methods`` (draws, methods) from the runs of :func:`shared_run` (one
+    draw: one seed with its own population, initialisation and sampling), claimed decreasing
+    along ``methods``."""
     def simulate(p: Mapping[str, Any], R: int, seed: np.random.SeedSequence) -> dict:
         out = shared_run(run, p, R, seed)
         extra = {k: v for k, v in out.items() if k not in ("mean", "bound", "ks")}
         return {**extra, "draws": np.asarray(pick(out, p), dtype=float)}
 
     simulate.__qualname__ = f"comparison_check.<{claim.id}{suffix}>"
-    return Check(claim.id + suffix, title, CheckKind.COMPARISON, expected, simulate,
+    return Check(check_id or claim.id + suffix, title, CheckKind.COMPARISON, expected, simulate,
                  grid=grid, engine="mc", block_size=plan.draws, methods=methods,
                  order="decreasing", plan=plan, plot=plot, result_id=claim.id,
                  form="printed", xlabel=xlabel, ylabel=ylabel, description=description)

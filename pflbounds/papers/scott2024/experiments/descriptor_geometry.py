@@ -6,7 +6,6 @@ label-distribution distances rises during PeFLL's training; its claim and the ru
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -124,7 +123,7 @@ def plot_p13(outcome) -> list[dict]:
 
 
 CHECKS = requiring(("jax",), [
-    replace(comparison_check(
+    comparison_check(
         FIG3, "Descriptor geometry (Fig. 3): the Spearman correlation rises in training",
         Verdict.HOLDS, run_fig3, _pick_fig3, plot_p13,
         (dict(POINT_C, alpha=0.1, n=90, T=1000, checkpoints=4),),
@@ -140,5 +139,5 @@ CHECKS = requiring(("jax",), [
         "each draw, the mean Spearman correlation of descriptor distances with "
         "||pi_i - pi_j|| over the unseen clients at the end of training against its value at "
         "initialisation, paired per draw.", "checkpoint",
-        ylabel="mean Spearman (unseen clients)"), id="scott2024.P13"),
+        ylabel="mean Spearman (unseen clients)", check_id="scott2024.P13"),
 ])
