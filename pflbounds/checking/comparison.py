@@ -27,12 +27,19 @@ Interval and verdict
     the draws' range, and with 3 to 10 draws it is close to it).
 
 Draws chosen before the run (:class:`~pflbounds.checking.draws.DrawPlan`, declared on the
-check, never read from the run's data): the number of draws, the effect the paper reports (the
-smallest difference among the claimed pairs), a standard deviation of a paired difference (from
-a pilot or from the paper's spread) and the compute budget (the most draws it allows). Their
-power for that effect at the check's level (:func:`~pflbounds.checking.draws.t_power`) is
-stated with the verdict; when the budget cannot reach the target power, the declaration says so
-and the verdict may be INCONCLUSIVE.
+check, never read from the run's data): the number of draws, the effect to detect (the paper's
+smallest difference among the claimed pairs, or a pilot's), a standard deviation of a paired
+difference (from a pilot or from the paper's spread) and the compute budget (the most draws it
+allows). Their power for that effect at the check's level
+(:func:`~pflbounds.checking.draws.t_power`) is stated with the verdict.
+
+Power before verdict
+    A plan whose draws (the fewest any point ran) do not reach its target power decides the
+    difference at some seeds and not at others, so a decided interval is not a finding another
+    seed would repeat: such a comparison's verdict is INCONCLUSIVE whatever its intervals, and
+    its detail says what the intervals alone would say. A powered plan's verdict is the
+    intervals'. The expected verdict of a comparison thus follows from its declaration: the
+    predicted side when powered, INCONCLUSIVE when not.
 """
 
 from __future__ import annotations
@@ -138,4 +145,8 @@ def comparison_points(
               f"{level} (Bonferroni over {len(verdicts)})")
     if check.plan is not None:
         detail += f"; {check.plan.text(alpha)}"
+        fewest = min((int(p["count"]) for p in points), default=check.plan.draws)
+        if not check.plan.powered(alpha, fewest) and verdict is not Verdict.INCONCLUSIVE:
+            detail = f"the intervals alone say {verdict.value}; {detail}"
+            verdict = Verdict.INCONCLUSIVE
     return verdict, (worst[0] if worst else None), detail, points

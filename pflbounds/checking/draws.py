@@ -13,6 +13,10 @@ T'(df, ncp) a noncentral Student variable: the probability that the lower ``1 - 
 of the mean difference lies above 0 when the true mean difference is the planned effect. It is
 computed from declared numbers only, never from a run's data
 (:mod:`pflbounds.checking.comparison` uses the plan).
+
+A plan whose draws do not reach its target power (:meth:`DrawPlan.powered`) decides its
+difference at some seeds and not at others: a comparison with such a plan reports its
+interval and draws, and its verdict is INCONCLUSIVE whatever the interval says.
 """
 
 from __future__ import annotations
@@ -106,6 +110,13 @@ class DrawPlan:
         one-sided per-comparison level ``alpha``."""
         return t_power(int(self.draws if n is None else n), self.effect, self.sd, alpha)
 
+    def powered(self, alpha: float, n: int | None = None) -> bool:
+        """Whether ``n`` draws (default: the plan's) reach the target power at ``alpha``. A
+        comparison whose plan is not powered cannot give a verdict that reruns at other seeds
+        repeat: its verdict is INCONCLUSIVE whatever its interval
+        (:mod:`pflbounds.checking.comparison`)."""
+        return self.power(alpha, n) >= float(self.target_power)
+
     def draws_for(self, alpha: float, power: float | None = None) -> int | None:
         """The fewest draws whose power reaches ``power`` (default the target) at ``alpha``;
         None beyond :data:`MAX_DRAWS`."""
@@ -120,7 +131,8 @@ class DrawPlan:
                 "sd_source": self.sd_source, "budget_draws": int(self.budget_draws),
                 "budget_note": self.budget_note, "target_power": float(self.target_power),
                 "alpha": float(alpha), "power": power, "draws_for_target": need,
-                "budget_reaches_target": need is not None and need <= int(self.budget_draws)}
+                "budget_reaches_target": need is not None and need <= int(self.budget_draws),
+                "powered": power >= float(self.target_power)}
 
     def text(self, alpha: float) -> str:
         """The declaration in one sentence, for a verdict's detail."""
@@ -130,11 +142,18 @@ class DrawPlan:
                 f"difference ({self.sd_source}): power {r['power']:.2f} at {_g(alpha)} per "
                 "side")
         need = r["draws_for_target"]
-        if r["budget_reaches_target"]:
+        if r["powered"]:
             return f"{head} (power {self.target_power:g} needs {need})"
         want = "more than " + str(MAX_DRAWS) if need is None else str(need)
-        return (f"{head}; power {self.target_power:g} would need {want} draws, the budget "
-                f"({self.budget_note}) allows {r['budget_draws']}: INCONCLUSIVE is possible")
+        why = (f"the budget ({self.budget_note}) allows {r['budget_draws']}"
+               if not r["budget_reaches_target"] else f"the plan runs {r['draws']}")
+        return (f"{head}; power {self.target_power:g} would need {want} draws, {why}: "
+                f"{UNPOWERED}")
+
+
+UNPOWERED = ("not powered, so INCONCLUSIVE whatever the interval (a decision another seed "
+             "could undo is not a finding)")
+"""What a comparison's detail says of a plan below its target power."""
 
 
 def _g(x: float) -> str:

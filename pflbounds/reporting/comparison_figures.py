@@ -44,11 +44,14 @@ def plan_text(outcome: Outcome) -> str:
             f"{fmt(float(plan['effect']))} (standard deviation of a paired difference "
             f"{fmt(float(plan['sd']))}, {plan['sd_source']}): power "
             f"{float(plan['power']):.2f} at this level")
-    if not plan.get("budget_reaches_target"):
+    powered = plan.get("powered", plan.get("budget_reaches_target"))
+    if not powered:
         need = plan.get("draws_for_target")
+        where = (f"beyond the budget ({plan['budget_note']})"
+                 if not plan.get("budget_reaches_target") else "more than the plan runs")
         text += (f"; power {float(plan['target_power']):g} would need "
-                 f"{need if need is not None else 'more'} draws, beyond the budget "
-                 f"({plan['budget_note']})")
+                 f"{need if need is not None else 'more'} draws, {where}: not powered, so "
+                 "INCONCLUSIVE whatever the interval")
     return text + "."
 
 

@@ -57,8 +57,19 @@ def test_draws_for_is_the_fewest_draws_that_reach_the_power():
 def test_a_plan_that_the_budget_cannot_power_says_so():
     plan = DrawPlan(6, 0.1, 0.5, "a pilot of 6 draws", 6, "6 draws of 10 minutes")
     text = plan.text(0.01)
-    assert "the budget (6 draws of 10 minutes) allows 6: INCONCLUSIVE is possible" in text
+    assert "the budget (6 draws of 10 minutes) allows 6: not powered, so INCONCLUSIVE" in text
     assert "power 0.8 would need" in text
+    assert not plan.powered(0.01) and plan.record(0.01)["powered"] is False
+
+
+def test_powered_is_the_power_of_the_draws_against_the_target():
+    plan = DrawPlan(12, 0.5, 1.0, "pilot", 100, "100 draws", target_power=0.9)
+    need = plan.draws_for(0.01)
+    assert need is not None and need > 12  # the budget reaches the target, the plan does not
+    assert not plan.powered(0.01) and plan.powered(0.01, need)
+    assert not plan.powered(0.01, need - 1)
+    assert plan.record(0.01)["budget_reaches_target"] and not plan.record(0.01)["powered"]
+    assert "the plan runs 12: not powered" in plan.text(0.01)
 
 
 @pytest.mark.parametrize(("kw", "message"), [
@@ -84,7 +95,7 @@ def _check(**kw) -> Check:
     base = {"id": "unitcmp.c", "title": "A below B", "kind": CheckKind.COMPARISON,
             "expected": Verdict.HOLDS, "simulate": _planted, "grid": ({"mean": 1.0},),
             "engine": "mc", "methods": ("A", "B"),
-            "plan": DrawPlan(9, 1.0, 1.0, "planted", 9, "test")}
+            "plan": DrawPlan(9, 1.0, 0.8, "planted", 9, "test")}
     return Check(**{**base, **kw})
 
 
@@ -105,6 +116,32 @@ def test_interval_is_the_t_interval_of_the_paired_differences():
     ev0 = [_planted({"mean": 0.1}, 9, None)]
     v3, *_ = comparison_points(c, ev0, c.grid)
     assert v3 is Verdict.INCONCLUSIVE
+
+
+def test_an_unpowered_plan_makes_a_decided_interval_inconclusive():
+    """The same draws: HOLDS under a plan powered for them, INCONCLUSIVE under one that is
+    not (its detail keeps what the intervals alone say), and VIOLATED turns INCONCLUSIVE
+    too; fewer draws than declared are judged at the power of the draws run."""
+    ev = [_planted({"mean": 1.0}, 9, None)]
+    powered = _check(confidence=0.975)
+    assert powered.plan.powered(0.025)
+    v, *_ = comparison_points(powered, ev, powered.grid)
+    assert v is Verdict.HOLDS
+    weak = _check(confidence=0.975, plan=DrawPlan(9, 0.2, 1.0, "planted", 9, "test"))
+    assert not weak.plan.powered(0.025)
+    v, margin, detail, pts = comparison_points(weak, ev, weak.grid)
+    assert v is Verdict.INCONCLUSIVE and margin > 0  # the interval is on the claimed side
+    assert detail.startswith("the intervals alone say HOLDS;")
+    assert "not powered, so INCONCLUSIVE" in detail
+    v, _, detail, _ = comparison_points(_check(confidence=0.975, order="decreasing",
+                                               plan=weak.plan), ev, weak.grid)
+    assert v is Verdict.INCONCLUSIVE and detail.startswith("the intervals alone say VIOLATED")
+    # a plan powered at its 9 declared draws, but the point ran 4: judged at 4
+    four = [_planted({"mean": 1.0}, 4, None)]
+    strong = DrawPlan(9, 1.0, 0.8, "planted", 9, "test", target_power=0.8)
+    assert strong.powered(0.025) and not strong.powered(0.025, 4)
+    v, *_ = comparison_points(_check(confidence=0.975, plan=strong), four, weak.grid)
+    assert v is Verdict.INCONCLUSIVE
 
 
 def test_a_points_other_evidence_is_kept_beside_the_interval():
@@ -153,7 +190,7 @@ def test_comparison_paper_verdicts_follow_from_the_declarations(comparepaper):
     plans = {k: o.config["plan"] for k, o in outs.items()}
     assert plans["better"]["budget_reaches_target"] and plans["row"]["budget_reaches_target"]
     assert not plans["close"]["budget_reaches_target"]  # and the verdict is INCONCLUSIVE
-    assert "INCONCLUSIVE is possible" in outs["close"].detail
+    assert "not powered, so INCONCLUSIVE" in outs["close"].detail
     row = outs["row"]
     assert [p["draws"].shape for p in row.evidence] == [(32, 3), (32, 3)]  # 4 blocks each
     assert row.config["methods"] == ["C", "B", "A"] and row.config["order"] == "decreasing"
