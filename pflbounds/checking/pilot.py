@@ -27,10 +27,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pflbounds.checking.draws import draws_for
+from pflbounds.checking.draws import DrawPlan, draws_for
 from pflbounds.checking.kinds import Verdict
 
-__all__ = ["PilotPlan", "plan_from_pilot", "sd_inflation"]
+__all__ = ["PilotPlan", "pilot_draw_plan", "plan_from_pilot", "sd_inflation"]
 
 
 @dataclass(frozen=True)
@@ -85,3 +85,24 @@ def plan_from_pilot(pairs: Sequence[tuple[float, float]], n0: int, alpha: float,
         i, _, lower, sd, need = max(rows, key=lambda r: math.inf if r[4] is None else r[4])
         return PilotPlan(Verdict.HOLDS, i, lower, sd, need)
     return PilotPlan(Verdict.INCONCLUSIVE, None, None, None, None)
+
+
+def pilot_draw_plan(draws: int, pair: str, mean: float, lower: float, sd: float, *, n0: int,
+                    seed: int, budget_draws: int, budget_note: str, power: float = 0.99,
+                    level: float = 0.10) -> DrawPlan:
+    """The declaration of a comparison planned from a pilot of ``n0`` draws at base seed
+    ``seed`` (streams other than the suite's): ``draws`` to run, the effect ``lower`` (the
+    lower ``1 - level`` limit of ``pair``'s pilot mean ``mean`` in magnitude) and ``sd`` (its
+    pilot sd times :func:`sd_inflation`), as :func:`plan_from_pilot` gives them, with the
+    target ``power``. ``draws`` may be below what the power needs (draws shared with checks
+    that need fewer, or a budget that cannot reach it): the plan then says it is not powered,
+    and the comparison's verdict is INCONCLUSIVE."""
+    k = sd_inflation(n0, level)
+    return DrawPlan(
+        draws=draws, effect=lower, sd=sd, target_power=power,
+        sd_source=(f"effect and sd: {pair} in a {n0}-draw pilot at base seed {seed} "
+                   f"(streams other than the suite seeds'), the lower {100 * (1 - level):g}% "
+                   f"limit of its mean difference ({mean:.3g} in the pilot) and its paired sd "
+                   f"times {k:.3g} (the upper {100 * (1 - level):g}% limit from {n0} draws); "
+                   f"power {power:g} so that reruns at other seeds give the same verdict"),
+        budget_draws=budget_draws, budget_note=budget_note)

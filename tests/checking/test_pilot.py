@@ -13,7 +13,7 @@ from scipy.stats import t as student
 
 from pflbounds.checking.draws import t_power
 from pflbounds.checking.kinds import Verdict
-from pflbounds.checking.pilot import plan_from_pilot, sd_inflation
+from pflbounds.checking.pilot import pilot_draw_plan, plan_from_pilot, sd_inflation
 
 ALPHA = 0.001
 
@@ -47,6 +47,22 @@ def test_one_pair_settled_against_the_claim_predicts_violated_with_the_fewest_dr
 def test_a_pair_the_pilot_does_not_settle_predicts_inconclusive(pairs):
     plan = plan_from_pilot(pairs, 16, ALPHA)
     assert plan.predicted is Verdict.INCONCLUSIVE and plan.draws is None
+
+
+def test_a_pilot_draw_plan_is_powered_exactly_when_it_runs_the_rules_draws():
+    """The declaration built from a pilot's plan reaches power 0.99 at the rule's draws and
+    not one draw below; its text names the pilot, its seed and the inflation."""
+    alpha = 0.002
+    plan = plan_from_pilot([(-0.43, 0.57)], 16, alpha)
+    assert plan.predicted is Verdict.VIOLATED and plan.draws is not None
+    full = pilot_draw_plan(plan.draws, "B - A", -0.43, plan.effect, plan.sd, n0=16, seed=7,
+                           budget_draws=10 * plan.draws, budget_note="b")
+    assert full.powered(alpha) and full.target_power == 0.99
+    short = pilot_draw_plan(plan.draws - 1, "B - A", -0.43, plan.effect, plan.sd, n0=16,
+                            seed=7, budget_draws=10 * plan.draws, budget_note="b")
+    assert not short.powered(alpha)
+    assert "B - A in a 16-draw pilot at base seed 7" in full.sd_source
+    assert f"times {sd_inflation(16):.3g}" in full.sd_source
 
 
 def test_bad_pilots_are_refused():

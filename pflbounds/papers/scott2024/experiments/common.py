@@ -6,6 +6,7 @@ pilot is recorded in ``pilot16.json``)."""
 from __future__ import annotations
 
 from pflbounds.checking.draws import DrawPlan
+from pflbounds.checking.pilot import pilot_draw_plan
 
 PILOT_SD = ("sd: the largest paired sd of a pilot, the earlier three-seed version of this "
             "check at base seed 1 (other streams than the check's), {} points, times 3.08: "
@@ -18,19 +19,14 @@ not those of the suite seeds 2024-2027 the checks and their stability test run a
 
 def pilot_plan(draws: int, pair: str, mean: float, lower: float, sd: float, per_draw: float,
                budget_draws: int) -> DrawPlan:
-    """The plan of a comparison from the 16-draw pilot at :data:`PILOT16_SEED`: ``draws`` for
-    power 0.99 at the check's level to detect ``lower`` (the lower 90% limit of ``pair``'s
-    pilot mean ``mean`` in magnitude), with ``sd`` (its pilot sd times 1.32, the upper 90%
-    limit from 16 draws), within a budget of 300 s of one core per check (``per_draw``
-    seconds per draw in the pilot). The pair is the one that decides the predicted verdict:
-    for HOLDS the one that needs the most draws, for VIOLATED the one that needs the fewest."""
-    return DrawPlan(
-        draws=draws, effect=lower, sd=sd, target_power=0.99,
-        sd_source=(f"effect and sd: {pair} in a 16-draw pilot at base seed {PILOT16_SEED} "
-                   f"(streams other than the suite seeds'), the lower 90% limit of its mean "
-                   f"difference ({mean:.3g} in the pilot) and its paired sd times 1.32 (the "
-                   "upper 90% limit from 16 draws); power 0.99 so that reruns at other seeds "
-                   "give the same verdict"),
-        budget_draws=budget_draws,
+    """The plan of a comparison from the 16-draw pilot at :data:`PILOT16_SEED`
+    (:func:`pflbounds.checking.pilot.pilot_draw_plan`): ``draws`` for power 0.99 at the
+    check's level to detect ``lower`` (the lower 90% limit of ``pair``'s pilot mean ``mean``
+    in magnitude), with ``sd`` (its pilot sd times 1.32, the upper 90% limit from 16 draws),
+    within a budget of 300 s of one core per check (``per_draw`` seconds per draw in the
+    pilot). The pair is the one that decides the predicted verdict: for HOLDS the one that
+    needs the most draws, for VIOLATED the one that needs the fewest."""
+    return pilot_draw_plan(
+        draws, pair, mean, lower, sd, n0=16, seed=PILOT16_SEED, budget_draws=budget_draws,
         budget_note=(f"about {per_draw:.2g} s per draw on one core in the pilot; 300 s per "
                      f"check: {budget_draws} draws"))
