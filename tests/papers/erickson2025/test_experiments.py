@@ -167,6 +167,58 @@ def test_every_section5_comparison_declares_draws_before_the_run_and_shares_them
     assert syn_draws == {syn.SYN_DRAWS}
 
 
+def test_the_comparisons_plans_and_expected_verdicts_follow_from_the_recorded_pilot():
+    """Every comparison's plan and expected verdict follow from its 16-draw pilot
+    (pflbounds.checking.pilot.plan_from_pilot at the check's level, pilot16.json): the checks
+    of a group share the draws the most demanding comparison that the budget can power needs;
+    each declares the pilot's effect and sd at power 0.99; a comparison the pilot settles
+    within the budget expects the predicted verdict and is powered, any other expects
+    INCONCLUSIVE and is not powered."""
+    import json
+    import math
+    from pathlib import Path
+
+    from pflbounds.checking import CheckKind, Verdict
+    from pflbounds.checking.pilot import plan_from_pilot
+    from pflbounds.checking.registry import all_checks, load_papers
+    from pflbounds.papers.erickson2025 import experiments
+    from pflbounds.running.multiplicity import paper_family
+
+    load_papers()
+    pilot = json.loads((Path(experiments.__file__).parent / "pilot16.json").read_text())
+    fam = paper_family("erickson2025")
+    comps = {c.id: c for c in all_checks() if c.paper == "erickson2025"
+             and c.kind is CheckKind.COMPARISON}
+    assert set(pilot["checks"]) == set(comps)
+    assert sorted(c for g in pilot["groups"].values() for c in g["checks"]) == sorted(comps)
+    decided = {}
+    for name, group in pilot["groups"].items():
+        budget = int(group["budget_s"] / group["seconds_per_draw"])
+        plans = {}
+        for cid in group["checks"]:
+            c, rec = comps[cid], pilot["checks"][cid]
+            alpha = fam.level * fam.shares[cid] / ((len(c.methods) - 1) * len(c.grid))
+            assert rec["draws"] == 16 and len(rec["pairs"]) == 1, cid
+            plans[cid] = (plan_from_pilot(rec["pairs"], rec["draws"], alpha), alpha)
+            assert c.plan.budget_draws == budget and c.plan.target_power == 0.99, cid
+        shared = max(p.draws for p, _ in plans.values()
+                     if p.predicted is not Verdict.INCONCLUSIVE and p.draws <= budget)
+        for cid, (plan, alpha) in plans.items():
+            c = comps[cid]
+            assert c.plan.draws == shared == c.grid[0]["seeds"], (name, cid)
+            assert math.isclose(c.plan.effect, plan.effect, rel_tol=2e-3), cid
+            assert math.isclose(c.plan.sd, plan.sd, rel_tol=2e-3), cid
+            decides = plan.predicted is not Verdict.INCONCLUSIVE and plan.draws <= budget
+            assert c.plan.powered(alpha) is decides, cid
+            assert c.expected is (plan.predicted if decides else Verdict.INCONCLUSIVE), cid
+            decided[cid] = decides
+    # the pilot leaves four undecided within the budget: the difference of Local's K steps,
+    # the ridge optima's R^2, Fig. 1's ranking and Karula against IFCA on the digits
+    assert sorted(k for k, v in decided.items() if not v) == [
+        "erickson2025.F1_spearman", "erickson2025.P14_error_local_gd",
+        "erickson2025.P14_r2_local", "erickson2025.S52_karula_ifca"]
+
+
 def test_experiment_checks_name_the_claims_of_section_5():
     claims = {"P14_error": "table1_error", "P14_r2": "table1_r2", "P14_ifca": "ifca_collapse",
               "F1": "fig1", "S52": "section5_2"}

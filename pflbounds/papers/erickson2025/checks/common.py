@@ -539,11 +539,14 @@ def synthetic_draws(p: Mapping[str, Any], seed: np.random.SeedSequence
                                          for j in range(int(p["seeds"]))]))
 
 
-SYN_DRAWS = 10  # the draws of every §5.1 check (one count: they all read the same draws)
-SYN_BUDGET, SYN_BUDGET_NOTE = 15, ("about 8 minutes of one core per full-size draw; two hours "
-                                   "of one core for the draws every §5.1 check shares")
-PILOT = ("the pilot of four full-size draws, the children of base seed 1002 (the checks run "
-         "at 2025), the sample standard deviation of the paired difference")
+SYN_DRAWS = 26
+"""The draws of every §5.1 check (one count: they all read the same draws): the most that a
+comparison the 16-draw pilot settles within the budget needs for power 0.99
+(:data:`pflbounds.papers.erickson2025.experiments.common.PILOT16_SEED`; the pilot is recorded
+in ``experiments/pilot16.json``)."""
+SYN_BUDGET, SYN_BUDGET_NOTE = 67, ("about 106 s per draw with two draws at once on the 2-core "
+                                   "machine in the pilot; two hours for the draws every §5.1 "
+                                   "check shares: 67 draws")
 SYN = {**SYNTHETIC, "seeds": SYN_DRAWS}  # the grid point of the §5.1 checks
 SYN_QUICK = {**SYNTHETIC, "n": 9, "d": 10, "s": 3, "K": 200, "N0": 30,  # their quick point
              "t_grid": [0.1, 1.0], "k_grid": [1, 3], "seeds": SYN_DRAWS}

@@ -1,7 +1,8 @@
 """Code erickson2025's experiments share: their claims as checks on shared draws,
 comparisons between methods decided on paired differences
 (:mod:`pflbounds.checking.comparison`) and bounds on a mean over the draws; the draws come
-from :mod:`pflbounds.papers.erickson2025.checks.common`."""
+from :mod:`pflbounds.papers.erickson2025.checks.common`. The comparisons' draws are planned
+from a 16-draw pilot (:func:`syn_plan`; the pilot is recorded in ``pilot16.json``)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,31 @@ import numpy as np
 
 from pflbounds.checking import Check, CheckKind, Verdict
 from pflbounds.checking.draws import DrawPlan
+from pflbounds.checking.pilot import pilot_draw_plan
 from pflbounds.papers.erickson2025.checks.common import (
     METHODS,
     SYN,
+    SYN_BUDGET,
+    SYN_BUDGET_NOTE,
+    SYN_DRAWS,
     SYN_QUICK,
     synthetic_draws,
 )
 from pflbounds.symbolic.result import Result
+
+PILOT16_SEED = 1003
+"""The base seed of the 16-draw pilot the comparisons' draws are planned from (its streams
+are not those of the suite seed 2025 or the stability seeds 2026-2028)."""
+
+
+def syn_plan(pair: str, mean: float, lower: float, sd: float) -> DrawPlan:
+    """The plan of a §5.1 comparison from the 16-draw pilot at :data:`PILOT16_SEED`
+    (:func:`pflbounds.checking.pilot.pilot_draw_plan`): the shared :data:`SYN_DRAWS` draws,
+    for ``lower`` (the lower 90% limit of ``pair``'s pilot mean ``mean`` in magnitude) with
+    ``sd`` (its pilot sd times 1.32), power 0.99. A comparison that needs more draws than the
+    budget allows for that power is not powered: its verdict is INCONCLUSIVE."""
+    return pilot_draw_plan(SYN_DRAWS, pair, mean, lower, sd, n0=16, seed=PILOT16_SEED,
+                           budget_draws=SYN_BUDGET, budget_note=SYN_BUDGET_NOTE)
 
 
 def pm2se(x: np.ndarray, fmt: str) -> str:
