@@ -6,7 +6,9 @@ Theta of a bounded model class). With r_ij = sqrt(t D_ij) this is the feasible s
 Problem (1) of Erickson & Johansson (2025). K(r) is closed and convex and contains every
 consensus point theta_1 = ... = theta_n (inside the ball).
 
-The exact projection solves min ||Theta - Z||_F^2 over K(r) with cvxpy and Clarabel. One
+The exact projection solves min ||Theta - Z||_F^2 over K(r) with cvxpy and Clarabel
+(:func:`pflbounds.problems.conic.solve_clarabel_dense`: faer's supernodal factorisation,
+Clarabel's default where it falls short of the tolerance). One
 DPP-parameterised problem is built per shape (n, d, with or without a ball) and reused for
 every call (only the parameters Z, r and R change), and each solve reports its accuracy: the
 largest constraint violation of the returned point and the solver's status. A point that is
@@ -23,7 +25,7 @@ from functools import lru_cache
 import cvxpy as cp
 import numpy as np
 
-from pflbounds.problems.conic import solve_clarabel
+from pflbounds.problems.conic import solve_clarabel_dense
 from pflbounds.problems.pair_sets import (  # noqa: F401  (the sets' own names, here too)
     max_violation,
     pair_index,
@@ -95,8 +97,8 @@ class PairwiseConstraintSet:
                 status.append("feasible input")
                 continue
             Zp.value = Zs[k]
-            solved = solve_clarabel(prob, tol_gap_abs=self.tol, tol_gap_rel=self.tol,
-                                    tol_feas=self.tol)
+            solved = solve_clarabel_dense(prob, tol_gap_abs=self.tol, tol_gap_rel=self.tol,
+                                          tol_feas=self.tol)
             if th.value is None:
                 raise RuntimeError(f"projection failed: solver status {solved}")
             out[k] = th.value
@@ -157,7 +159,7 @@ def quadratic_optimum(H: np.ndarray, b: np.ndarray, r: np.ndarray,
     i, j = pair_index(n)
     cons = [cp.norm(th[i] - th[j], 2, axis=1) <= r] if i.size else []
     prob = cp.Problem(cp.Minimize(obj), cons)
-    solved = solve_clarabel(prob, tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
+    solved = solve_clarabel_dense(prob, tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
     if th.value is None:
         raise RuntimeError(f"the constrained optimum failed: solver status {solved}")
     raw = np.asarray(th.value)

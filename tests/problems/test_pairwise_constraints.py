@@ -111,3 +111,36 @@ def test_quadratic_optimum_rejects_bad_inputs():
         quadratic_optimum(H, np.zeros((3, 2)), np.ones(3), np.array([1.0, 0.0, 1.0]))
     with pytest.raises(ValueError, match=r"H must be \(n, d, d\)"):
         quadratic_optimum(H[:, :1], np.zeros((3, 2)), np.ones(3))
+
+
+def test_supernodal_solves_agree_with_the_default_factorisation_and_repeat_bit_for_bit(
+        monkeypatch):
+    """The exact projection and the constrained optimum by faer's supernodal LDL^T (one
+    thread) give the default QDLDL's points to solver accuracy, and the same bits twice;
+    where faer stops short of the tolerance (this instance's optimum), QDLDL solves again and
+    its status is the one returned."""
+    from pflbounds.problems import conic
+
+    rng = np.random.default_rng(8)
+    n, d = 7, 4
+    r = rng.uniform(0.05, 0.6, n * (n - 1) // 2)
+    Z, H, b = rng.standard_normal((n, d)), _spd(rng, n, d), 3.0 * rng.standard_normal((n, d))
+    S = PairwiseConstraintSet(n, d, r)
+    calls: list[dict] = []
+    solve = conic.solve_clarabel
+
+    def spy(prob, **options):
+        calls.append(options)
+        return solve(prob, **options)
+
+    monkeypatch.setattr(conic, "solve_clarabel", spy)
+    proj, opt = S.project_exact(Z), quadratic_optimum(H, b, r)
+    assert proj.status == ("optimal",) and opt.status == "optimal"
+    first = [c.get("direct_solve_method", "qdldl") for c in calls]
+    assert first == ["faer", "faer", "qdldl"]  # the optimum's faer solve fell short
+    assert np.array_equal(S.project_exact(Z).theta, proj.theta)
+    assert np.array_equal(quadratic_optimum(H, b, r).theta, opt.theta)
+    assert np.any(max_violation(Z, r) > 1e-3)  # the projection moves Z
+    monkeypatch.setattr(conic, "SUPERNODAL", {})  # Clarabel's default factorisation only
+    np.testing.assert_allclose(S.project_exact(Z).theta, proj.theta, atol=1e-7)
+    np.testing.assert_allclose(quadratic_optimum(H, b, r).theta, opt.theta, atol=1e-9)
