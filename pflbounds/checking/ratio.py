@@ -259,8 +259,13 @@ def _comparison_statistic(outcome: Any) -> str:
         name = f"{b} - {a}" if order == "increasing" else f"{a} - {b}"
     where = where_text(outcome, p.get("point"))
     n = int(_num(p.get("count")))
+    plan = cfg.get("plan") if isinstance(cfg.get("plan"), dict) else {}
+    weak = ""
+    if plan.get("powered") is False:  # INCONCLUSIVE whatever the interval (checking.comparison)
+        weak = (f"; not powered (power {_num(plan.get('power')):.2f} < "
+                f"{_num(plan.get('target_power')):g})")
     return (f"{name} {_n(mean)} [{_n(worst[0])}, {_n(hi)}] over {n} draws vs 0"
-            + (f" at {where}" if where else ""))
+            + (f" at {where}" if where else "") + weak)
 
 
 def kind_statistic(outcome: Any) -> str:

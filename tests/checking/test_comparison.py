@@ -244,6 +244,12 @@ def test_comparison_figure_shows_the_draws_and_the_interval(comparepaper, tmp_pa
     from pflbounds.checking.ratio import kind_statistic
 
     assert kind_statistic(o).startswith("B - A ") and "over 8 draws vs 0" in kind_statistic(o)
+    assert "not powered" not in kind_statistic(o)
+    close = run_check(comparepaper["close"], progress=False)  # its plan is not powered
+    assert close.verdict is Verdict.INCONCLUSIVE
+    assert "; not powered (power " in kind_statistic(close)
+    assert "not powered, so INCONCLUSIVE" in figures_for(close, comparepaper["close"])[0][
+        "caption"]
 
 
 def test_comparison_rows_in_the_results_table(comparepaper):
