@@ -22,6 +22,7 @@ interval and draws, and its verdict is INCONCLUSIVE whatever the interval says.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,25 +136,31 @@ class DrawPlan:
                 "powered": power >= float(self.target_power)}
 
     def text(self, alpha: float) -> str:
-        """The declaration in one sentence, for a verdict's detail."""
-        r = self.record(alpha)
-        head = (f"{r['draws']} draws fixed before the run, for a difference of "
-                f"{_g(r['effect'])} with a standard deviation of {_g(r['sd'])} per paired "
-                f"difference ({self.sd_source}): power {r['power']:.2f} at {_g(alpha)} per "
-                "side")
-        need = r["draws_for_target"]
-        if r["powered"]:
-            return f"{head} (power {self.target_power:g} needs {need})"
-        want = "more than " + str(MAX_DRAWS) if need is None else str(need)
-        why = (f"the budget ({self.budget_note}) allows {r['budget_draws']}"
-               if not r["budget_reaches_target"] else f"the plan runs {r['draws']}")
-        return (f"{head}; power {self.target_power:g} would need {want} draws, {why}: "
-                f"{UNPOWERED}")
+        """The declaration in one sentence, for a verdict's detail (:func:`plan_sentence`)."""
+        return plan_sentence(self.record(alpha))
 
 
 UNPOWERED = ("not powered, so INCONCLUSIVE whatever the interval (a decision another seed "
              "could undo is not a finding)")
 """What a comparison's detail says of a plan below its target power."""
+
+
+def plan_sentence(r: Mapping[str, Any]) -> str:
+    """A plan's record (:meth:`DrawPlan.record`, as a run's config keeps it) in one sentence:
+    draws, effect, sd and their source, the power at the record's level, and, below the
+    target power, what the target would need and that the verdict is INCONCLUSIVE. A record
+    written before ``powered`` was recorded is judged by ``budget_reaches_target``."""
+    head = (f"{r['draws']} draws fixed before the run, for a difference of "
+            f"{_g(float(r['effect']))} with a standard deviation of {_g(float(r['sd']))} per "
+            f"paired difference ({r['sd_source']}): power {float(r['power']):.2f} at "
+            f"{_g(float(r['alpha']))} per side")
+    need, target = r.get("draws_for_target"), float(r["target_power"])
+    if r.get("powered", r.get("budget_reaches_target")):
+        return f"{head} (power {target:g} needs {need})"
+    want = "more than " + str(MAX_DRAWS) if need is None else str(need)
+    why = (f"the budget ({r['budget_note']}) allows {r['budget_draws']}"
+           if not r.get("budget_reaches_target") else f"the plan runs {r['draws']}")
+    return f"{head}; power {target:g} would need {want} draws, {why}: {UNPOWERED}"
 
 
 def _g(x: float) -> str:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pflbounds.reporting.figure_common import MAX_GROUPS, outcome_title, point_names
-from pflbounds.reporting.numbers import fmt
 from pflbounds.reporting.spec_builders import figure, series
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,22 +36,10 @@ def pair_labels(outcome: Outcome, n_pairs: int) -> list[str]:
 
 def plan_text(outcome: Outcome) -> str:
     """The draw plan of the run's config in one sentence (empty without one)."""
+    from pflbounds.checking.draws import plan_sentence
+
     plan = (outcome.config or {}).get("plan")
-    if not isinstance(plan, dict):
-        return ""
-    text = (f"{plan['draws']} draws fixed before the run for a difference of "
-            f"{fmt(float(plan['effect']))} (standard deviation of a paired difference "
-            f"{fmt(float(plan['sd']))}, {plan['sd_source']}): power "
-            f"{float(plan['power']):.2f} at this level")
-    powered = plan.get("powered", plan.get("budget_reaches_target"))
-    if not powered:
-        need = plan.get("draws_for_target")
-        where = (f"beyond the budget ({plan['budget_note']})"
-                 if not plan.get("budget_reaches_target") else "more than the plan runs")
-        text += (f"; power {float(plan['target_power']):g} would need "
-                 f"{need if need is not None else 'more'} draws, {where}: not powered, so "
-                 "INCONCLUSIVE whatever the interval")
-    return text + "."
+    return plan_sentence(plan) + "." if isinstance(plan, dict) else ""
 
 
 def comparison_figures(outcome: Outcome, *, xlabel: str = "", ylabel: str = ""

@@ -62,6 +62,21 @@ def test_a_plan_that_the_budget_cannot_power_says_so():
     assert not plan.powered(0.01) and plan.record(0.01)["powered"] is False
 
 
+def test_a_plans_sentence_is_the_same_from_the_plan_and_from_a_saved_record():
+    """The verdict's detail and the report's caption say the same; a record saved before
+    ``powered`` was recorded is read by whether the budget reaches the target."""
+    from pflbounds.checking.draws import plan_sentence
+
+    plan = DrawPlan(6, 0.1, 0.5, "a pilot of 6 draws", 6, "6 draws of 10 minutes")
+    rec = plan.record(0.01)
+    assert plan.text(0.01) == plan_sentence(rec)
+    old = {k: v for k, v in rec.items() if k != "powered"}
+    assert plan_sentence(old) == plan_sentence(rec)  # the budget cannot reach the target
+    strong = DrawPlan(9, 1.0, 0.8, "planted", 9, "test").record(0.025)
+    assert "not powered" not in plan_sentence({k: v for k, v in strong.items()
+                                               if k != "powered"})
+
+
 def test_powered_is_the_power_of_the_draws_against_the_target():
     plan = DrawPlan(12, 0.5, 1.0, "pilot", 100, "100 draws", target_power=0.9)
     need = plan.draws_for(0.01)
@@ -239,7 +254,7 @@ def test_comparison_figure_shows_the_draws_and_the_interval(comparepaper, tmp_pa
 
     svg = render_plot(PlotSpec.from_dict(fig), tmp_path / "better.svg")
     assert svg.stat().st_size > 1000 and "B - A" in (tmp_path / "better.csv").read_text()
-    assert "8 draws fixed before the run for a difference of 0.5" in fig["caption"]
+    assert "8 draws fixed before the run, for a difference of 0.5" in fig["caption"]
     assert "whole interval lies above the line at 0" in fig["caption"]
     from pflbounds.checking.ratio import kind_statistic
 
