@@ -17,8 +17,9 @@ import numpy as np
 
 from pflbounds.checking.check import Check
 from pflbounds.checking.kinds import CheckKind
+from pflbounds.checking.pilot import PilotPlan, plan_from_pilot
 
-__all__ = ["pilot_of"]
+__all__ = ["pilot_of", "plans_from_record"]
 
 
 def pilot_of(check: Check, draws: int, seed: int) -> dict[str, Any]:
@@ -46,3 +47,31 @@ def pilot_of(check: Check, draws: int, seed: int) -> dict[str, Any]:
                                                       strict=True)]
     return {"seed": int(seed), "draws": int(draws),
             "seconds_per_draw": (time.perf_counter() - t0) / int(draws), "pairs": pairs}
+
+
+def plans_from_record(record: dict[str, Any], paper: str) -> dict[str, tuple[PilotPlan, float]]:
+    """Per check of a pilot ``record`` (``{"checks": {id: pilot_of(...)}}``, as a paper keeps
+    it beside its declarations), the plan :func:`~pflbounds.checking.pilot.plan_from_pilot`
+    gives and the one-sided per-comparison level it was planned at: the level a run applies
+    (the check's share of ``paper``'s family-wise level, or its ``1 - confidence`` where the
+    paper declares no family) over the check's comparisons on its full grid. ``ValueError``
+    names a check ``paper`` does not register or a pilot whose pairs do not match the check."""
+    from pflbounds.checking import registry
+    from pflbounds.checking.comparison import comparisons_of
+    from pflbounds.running.multiplicity import paper_family
+
+    fam = paper_family(paper)
+    out: dict[str, tuple[PilotPlan, float]] = {}
+    for cid, rec in record["checks"].items():
+        check = registry.find(cid)
+        if check is None or check.paper != paper or check.kind is not CheckKind.COMPARISON:
+            raise ValueError(f"{cid} is not a comparison check of {paper}")
+        m = comparisons_of(check, len(check.grid))
+        if len(rec["pairs"]) != m:
+            raise ValueError(f"{cid}: the pilot holds {len(rec['pairs'])} pairs, the check "
+                             f"makes {m} comparisons")
+        level = (fam.level * float(fam.shares[cid]) if fam is not None and cid in fam.shares
+                 else 1.0 - check.confidence)
+        alpha = level / m
+        out[cid] = (plan_from_pilot(rec["pairs"], int(rec["draws"]), alpha), alpha)
+    return out

@@ -132,3 +132,26 @@ def test_a_pilot_refuses_what_it_cannot_plan():
         pilot_of(_toy_check(), 2, 7)
     with pytest.raises(ValueError, match="plans the draws of a comparison"):
         pilot_of(_toy_check(kind=CheckKind.BOUND_HOLDS, methods=(), plan=None), 10, 7)
+
+
+def test_plans_from_a_pilot_record_are_planned_at_the_level_a_run_applies(extra_paper):
+    """plans_from_record plans each recorded check at the level its run applies (the run's
+    config records the same alpha), and refuses a record that does not fit the checks."""
+    from pflbounds.checking import registry
+    from pflbounds.running.executor import run_check
+    from pflbounds.running.pilot import pilot_of, plans_from_record
+
+    extra_paper("comparepaper")
+    row, better = registry.get("comparepaper.row"), registry.get("comparepaper.better")
+    record = {"checks": {c.id: pilot_of(c, 16, 5) for c in (row, better)}}
+    plans = plans_from_record(record, "comparepaper")
+    for c in (row, better):
+        plan, alpha = plans[c.id]
+        assert alpha == pytest.approx(run_check(c, progress=False).config["plan"]["alpha"])
+        assert plan == plan_from_pilot(record["checks"][c.id]["pairs"], 16, alpha)
+    assert len(record["checks"][row.id]["pairs"]) == 4  # two pairs at each of two points
+    bad = {"checks": {row.id: {**record["checks"][row.id], "pairs": [[1.0, 0.1]]}}}
+    with pytest.raises(ValueError, match="holds 1 pairs, the check makes 4"):
+        plans_from_record(bad, "comparepaper")
+    with pytest.raises(ValueError, match="is not a comparison check of comparepaper"):
+        plans_from_record({"checks": {"comparepaper.bound": {}}}, "comparepaper")

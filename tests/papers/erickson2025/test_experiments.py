@@ -179,28 +179,25 @@ def test_the_comparisons_plans_and_expected_verdicts_follow_from_the_recorded_pi
     from pathlib import Path
 
     from pflbounds.checking import CheckKind, Verdict
-    from pflbounds.checking.pilot import plan_from_pilot
     from pflbounds.checking.registry import all_checks, load_papers
     from pflbounds.papers.erickson2025 import experiments
-    from pflbounds.running.multiplicity import paper_family
+    from pflbounds.running.pilot import plans_from_record
 
     load_papers()
     pilot = json.loads((Path(experiments.__file__).parent / "pilot16.json").read_text())
-    fam = paper_family("erickson2025")
     comps = {c.id: c for c in all_checks() if c.paper == "erickson2025"
              and c.kind is CheckKind.COMPARISON}
     assert set(pilot["checks"]) == set(comps)
     assert sorted(c for g in pilot["groups"].values() for c in g["checks"]) == sorted(comps)
+    planned = plans_from_record(pilot, "erickson2025")
     decided = {}
     for name, group in pilot["groups"].items():
         budget = int(group["budget_s"] / group["seconds_per_draw"])
-        plans = {}
+        plans = {cid: planned[cid] for cid in group["checks"]}
         for cid in group["checks"]:
-            c, rec = comps[cid], pilot["checks"][cid]
-            alpha = fam.level * fam.shares[cid] / ((len(c.methods) - 1) * len(c.grid))
-            assert rec["draws"] == 16 and len(rec["pairs"]) == 1, cid
-            plans[cid] = (plan_from_pilot(rec["pairs"], rec["draws"], alpha), alpha)
-            assert c.plan.budget_draws == budget and c.plan.target_power == 0.99, cid
+            assert pilot["checks"][cid]["draws"] == 16, cid
+            assert comps[cid].plan.budget_draws == budget, cid
+            assert comps[cid].plan.target_power == 0.99, cid
         shared = max(p.draws for p, _ in plans.values()
                      if p.predicted is not Verdict.INCONCLUSIVE and p.draws <= budget)
         for cid, (plan, alpha) in plans.items():

@@ -219,23 +219,20 @@ def test_the_comparisons_plans_and_expected_verdicts_follow_from_the_recorded_pi
     from pathlib import Path
 
     from pflbounds.checking import CheckKind, Verdict
-    from pflbounds.checking.pilot import plan_from_pilot
     from pflbounds.checking.registry import all_checks, load_papers
     from pflbounds.papers.scott2024 import experiments
-    from pflbounds.running.multiplicity import paper_family
+    from pflbounds.running.pilot import plans_from_record
 
     load_papers()
     pilot = json.loads((Path(experiments.__file__).parent / "pilot16.json").read_text())
-    fam = paper_family("scott2024")
     comps = {c.id: c for c in all_checks() if c.paper == "scott2024"
              and c.kind is CheckKind.COMPARISON}
     assert set(pilot["checks"]) == set(comps)
+    plans = plans_from_record(pilot, "scott2024")
     from_pilot = 0
     for cid, c in comps.items():
         rec = pilot["checks"][cid]
-        alpha = fam.level * fam.shares[cid] / ((len(c.methods) - 1) * len(c.grid))
-        assert len(rec["pairs"]) == (len(c.methods) - 1) * len(c.grid), cid
-        plan = plan_from_pilot(rec["pairs"], rec["draws"], alpha)
+        plan, alpha = plans[cid]
         budget = max(4, min(200, int(300 / rec["seconds_per_draw"])))
         decides = plan.predicted is not Verdict.INCONCLUSIVE and plan.draws <= budget
         assert c.expected is (plan.predicted if decides else Verdict.INCONCLUSIVE), cid
