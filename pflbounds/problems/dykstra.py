@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +36,7 @@ __all__ = [
     "certified_gap",
     "dual_value",
     "dykstra_project",
+    "pair_incidence",
     "project_pairs",
     "round_robin_matchings",
     "shrink_to_feasible",
@@ -101,9 +103,11 @@ def dual_value(Z: np.ndarray, X: np.ndarray, p: np.ndarray, r: np.ndarray,
 
 
 @lru_cache(maxsize=64)
-def _incidence(n: int) -> tuple:
+def pair_incidence(n: int) -> tuple[Any, Any]:
     """The pairs' incidence matrix E ((m, n), +1 on i, -1 on j, rows in :func:`pair_index`
-    order) and its transpose, both in CSR form; cached per n (read-only)."""
+    order) and its transpose, both ``scipy.sparse`` CSR matrices; cached per n (read-only:
+    :func:`assemble_increments` and :func:`pflbounds.problems.pairwise_dual.dual_project`
+    share them)."""
     from scipy.sparse import csr_matrix
 
     i, j = pair_index(n)
@@ -129,7 +133,7 @@ def assemble_increments(p: np.ndarray, n: int) -> np.ndarray:
     *batch, m, d = p.shape
     B = int(np.prod(batch, dtype=np.int64))
     cols = np.ascontiguousarray(p.reshape(B, m, d).transpose(1, 0, 2)).reshape(m, B * d)
-    out = _incidence(n)[1] @ cols
+    out = pair_incidence(n)[1] @ cols
     return np.ascontiguousarray(out.reshape(n, B, d).transpose(1, 0, 2)).reshape(*batch, n, d)
 
 

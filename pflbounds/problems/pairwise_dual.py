@@ -20,10 +20,10 @@ import numpy as np
 
 from pflbounds.problems.dykstra import (
     DykstraResult,
-    _incidence,
     assemble_increments,
     certified,
     certified_gap,
+    pair_incidence,
     prepare,
 )
 
@@ -48,7 +48,7 @@ def dual_project(Z: np.ndarray, r: np.ndarray, *, gap_tol: float = 1e-14,
     Zs, single, r, i, j = prepare(Z, r)
     R, n, d = Zs.shape
     m = i.size
-    E, Et = _incidence(n)
+    E, Et = pair_incidence(n)
     result_p = warm.p.copy() if warm is not None and warm.p.shape == (R, m, d) \
         else np.zeros((R, m, d))
     Lc = float(n)
